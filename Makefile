@@ -1,0 +1,38 @@
+# Every target sets up .venv first (once; again only when pyproject.toml changes).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve test build lint format update-outputs clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check pip==26.0.1
+	$(BIN)/python -m pip install --quiet --group dev
+	touch $(STAMP)
+
+serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
+	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+
+test: $(STAMP)  ## the whole suite: pages, claims, strict build, lint
+	$(BIN)/python -m pytest
+
+build: $(STAMP)  ## strict build into site/
+	$(BIN)/mkdocs build --strict
+
+lint: $(STAMP)
+	$(BIN)/ruff check snippets tests
+	$(BIN)/ruff format --check snippets tests
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix snippets tests
+	$(BIN)/ruff format snippets tests
+
+update-outputs: $(STAMP)  ## rewrite every output block on the pages from the code
+	$(BIN)/python -m pytest docs --update-outputs -q -p no:cacheprovider
+
+clean:
+	rm -rf site .pytest_cache .coverage htmlcov
