@@ -4,9 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build lint format update-outputs clean
+.PHONY: serve test build lint format update-outputs clean audit
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,10 +15,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --group dev
 	touch $(STAMP)
 
+# axe-core (the browser suite) and Lighthouse (make audit), pinned in package-lock.json.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
 serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
 	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
-test: $(STAMP)  ## the whole suite: pages, claims, strict build, lint
+test: $(STAMP) $(NODE_STAMP)  ## the whole suite: pages, claims, strict build, browser, lint
 	$(BIN)/python -m pytest
 
 build: $(STAMP)  ## strict build into site/
@@ -34,5 +40,8 @@ format: $(STAMP)
 update-outputs: $(STAMP)  ## rewrite every output block on the pages from the code
 	$(BIN)/python -m pytest docs --update-outputs -q -p no:cacheprovider
 
+audit: $(STAMP) $(NODE_STAMP)  ## Lighthouse (mobile) on every page of a fresh build: a table
+	$(BIN)/python scripts/audit.py
+
 clean:
-	rm -rf site .pytest_cache .coverage htmlcov
+	rm -rf site .pytest_cache .coverage htmlcov test-artifacts

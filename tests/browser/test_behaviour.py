@@ -1,0 +1,91 @@
+"""What a reader does with the theme: copy code, switch schemes, search, get lost."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, Problems, axe_both_schemes, site_pages
+
+
+def first_page_with(site_root, needle: str) -> str:
+    for path in site_pages():
+        if needle in (site_root / path / "index.html").read_text(encoding="utf-8"):
+            return path
+    pytest.fail(f"no page of the built site contains {needle!r}")
+
+
+def test_copy_button_copies_the_code(page, problems, site_root, base_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(first_page_with(site_root, "<pre><span></span><code>"))
+    block = page.locator(".highlight:has(pre code)").first
+    block.hover()
+    block.locator("button[data-md-type='copy']").click()
+    page.locator(".md-dialog", has_text="Copied").wait_for()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    shown = block.locator("code").inner_text()
+    assert copied.strip() == shown.strip()
+    assert copied.strip()
+
+
+def test_palette_toggle_switches_schemes(page, problems):
+    page.goto("")
+    body = page.locator("body")
+    assert body.get_attribute("data-md-color-scheme") == "default"
+    toggle = "label.md-header__button[for^='__palette_']:visible"
+    page.locator(toggle).click()
+    assert body.get_attribute("data-md-color-scheme") == "slate"
+    page.locator(toggle).click()
+    assert body.get_attribute("data-md-color-scheme") == "default"
+
+
+def test_search_finds_softmax(page, problems):
+    page.goto("")
+    page.keyboard.press("/")
+    page.keyboard.type("softmax")
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for()
+    assert "softmax" in results.first.inner_text().lower()
+
+
+def test_a_missing_page_gets_the_helpful_404(page, problems, base_url):
+    missing = base_url + "no/such/page/"
+    problems.expected.add(missing)
+    response = page.goto(missing)
+    assert response.status == 404
+    assert page.locator("h1").inner_text().strip()
+    found = axe_both_schemes(page, screenshot=ARTIFACTS / "404")
+    assert found == {}, f"axe violations: {found}"
+    # every link on it leads somewhere real, and one of them is the start page
+    hrefs = page.eval_on_selector_all(
+        ".md-content a[href]", "links => links.map(a => a.href)"
+    )
+    assert base_url in hrefs
+    for href in hrefs:
+        if href.startswith(base_url):
+            assert page.request.get(href).ok, href
+
+
+def test_a_request_to_another_host_is_caught(page, base_url):
+    """The watcher itself: a font or script from a third-party host, planted in a
+    page, must show up as a problem (and fails fast, since no host resolves)."""
+    seen = Problems(base_url)
+    seen.watch(page)
+    page.goto("")
+    page.evaluate(
+        """() => {
+            const font = document.createElement("link");
+            font.rel = "stylesheet";
+            font.href = "https://fonts.googleapis.com/css?family=Roboto";
+            document.head.append(font);
+            const script = document.createElement("script");
+            script.src = "https://cdn.example.com/library.js";
+            document.head.append(script);
+        }"""
+    )
+    page.wait_for_load_state("networkidle")
+    assert any("fonts.googleapis.com" in url for url in seen.foreign_requests)
+    assert any("cdn.example.com" in url for url in seen.foreign_requests)
+    with pytest.raises(AssertionError, match=re.escape("requests to another host")):
+        seen.assert_none()

@@ -1,0 +1,32 @@
+"""Every page of the built site, in Chromium: it loads cleanly, offline and
+privately, its math and images render, and axe finds nothing in either scheme."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, axe_both_schemes, page_id, site_pages
+
+
+@pytest.mark.parametrize("path", site_pages(), ids=page_id)
+def test_page(page, problems, path):
+    page.goto(path, wait_until="networkidle")
+    assert page.locator("h1").count() >= 1
+
+    # Math: every arithmatex span or div was typeset by KaTeX, with no error.
+    maths = page.locator(".arithmatex")
+    assert page.locator(".arithmatex .katex").count() >= maths.count()
+    assert page.locator(".arithmatex:not(:has(.katex))").count() == 0
+    assert page.locator(".katex-error").count() == 0
+
+    # Images: every one loaded (a broken image has no natural width) and has alt text.
+    images = page.evaluate(
+        """() => [...document.images].map(img => ({
+            src: img.currentSrc || img.src, ok: img.complete && img.naturalWidth > 0,
+            alt: img.getAttribute("alt") }))"""
+    )
+    assert [i["src"] for i in images if not i["ok"]] == []
+    assert [i["src"] for i in images if not (i["alt"] or "").strip()] == []
+
+    found = axe_both_schemes(page, screenshot=ARTIFACTS / page_id(path))
+    assert found == {}, f"axe violations: {found}"
