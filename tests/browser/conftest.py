@@ -1,126 +1,24 @@
-"""Fixtures for the browser suite: a fresh strict build, served on 127.0.0.1.
-
-Chromium is Debian's (/usr/bin/chromium, `apt-get install -y chromium`), driven
-by pytest-playwright. Every third-party host resolves to nothing, so a request
-that leaves the site fails at once and shows up in the page's problem list.
-"""
+"""Fixtures for the browser suite: a fresh strict build served on 127.0.0.1,
+Debian's Chromium, and a page watcher that must end every test empty."""
 
 from __future__ import annotations
 
-import atexit
-import functools
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import threading
-import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-ARTIFACTS = ROOT / "test-artifacts" / "browser"
-TIMEOUT_MS = 5_000  # Playwright's default is 30 s: fail fast instead
-
-# The flags measured in ../shared/notes/browser.md. The resolver rule sends every
-# host except 127.0.0.1 to "not found", so a stray request fails in milliseconds.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
-
-
-def site_prefix() -> str:
-    """The path part of site_url ("/heads/"): the hosted site lives under it."""
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml uses tags such as !relative and !ENV; their values do not matter here
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)
-    path = urlsplit(config.get("site_url") or "/").path or "/"
-    return path if path.endswith("/") else path + "/"
-
-
-@functools.cache
-def built_site() -> Path:
-    """Build the site once per test run, strict, into a temporary folder."""
-    out = Path(tempfile.mkdtemp(prefix="heads-site-"))
-    atexit.register(shutil.rmtree, out, ignore_errors=True)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"mkdocs build --strict failed:\n{result.stderr}")
-    return out
-
-
-def site_pages() -> list[str]:
-    """Every page of the built site, as paths relative to the site root ("", "x/")."""
-    sitemap = ET.parse(built_site() / "sitemap.xml")
-    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    prefix = site_prefix()
-    pages = []
-    for loc in sitemap.getroot().iterfind("s:url/s:loc", ns):
-        path = urlsplit(loc.text.strip()).path
-        assert path.startswith(prefix), f"{loc.text} is not under site_url"
-        pages.append(path.removeprefix(prefix))
-    assert pages, "the sitemap lists no page"
-    return pages
-
-
-def page_id(path: str) -> str:
-    return path.strip("/") or "index"
-
-
-class _Handler(SimpleHTTPRequestHandler):
-    """Serves the site under site_url's path and, like GitHub Pages, answers a
-    missing path with the site's own 404.html and status 404."""
-
-    prefix = "/"
-
-    def translate_path(self, path: str) -> str:
-        path = urlsplit(path).path
-        if not path.startswith(self.prefix):
-            return str(Path(self.directory) / "__outside_the_site__")
-        return super().translate_path("/" + path.removeprefix(self.prefix))
-
-    def send_error(self, code, message=None, explain=None):
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.exists():
-            return super().send_error(code, message, explain)
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def log_message(self, format, *args):  # keep the test output quiet
-        pass
+from tests.browser.browser_kit import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    TIMEOUT_MS,
+    Problems,
+    SiteHandler,
+    built_site,
+    site_prefix,
+)
 
 
 @pytest.fixture(scope="session")
@@ -131,7 +29,7 @@ def site_root() -> Path:
 @pytest.fixture(scope="session")
 def base_url(site_root: Path):
     """Overrides pytest-playwright's base_url: the fresh site, on an ephemeral port."""
-    handler = type("Handler", (_Handler,), {"prefix": site_prefix()})
+    handler = type("Handler", (SiteHandler,), {"prefix": site_prefix()})
     server = ThreadingHTTPServer(
         ("127.0.0.1", 0), partial(handler, directory=str(site_root))
     )
@@ -162,59 +60,6 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "color_scheme": "light", "locale": "en-GB"}
 
 
-@dataclass
-class Problems:
-    """What went wrong while a page was open; every list must stay empty."""
-
-    base_url: str
-    console_errors: list[str] = field(default_factory=list)
-    page_errors: list[str] = field(default_factory=list)
-    failed_requests: list[str] = field(default_factory=list)
-    bad_statuses: list[str] = field(default_factory=list)
-    foreign_requests: list[str] = field(default_factory=list)
-    # URLs a test asks for on purpose knowing they fail (the 404 page)
-    expected: set[str] = field(default_factory=set)
-
-    def watch(self, page) -> None:
-        origin = urlsplit(self.base_url)
-        own = f"{origin.scheme}://{origin.netloc}/"
-
-        def on_console(msg):
-            if msg.type == "error" and msg.location.get("url") not in self.expected:
-                self.console_errors.append(f"{msg.text} ({msg.location.get('url')})")
-
-        def on_request(request):
-            url = request.url
-            if not (url.startswith(own) or url.startswith(("data:", "blob:"))):
-                self.foreign_requests.append(url)
-
-        def on_response(response):
-            if response.status >= 400 and response.url not in self.expected:
-                self.bad_statuses.append(f"{response.status} {response.url}")
-
-        page.on("console", on_console)
-        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
-        page.on(
-            "requestfailed",
-            lambda r: self.failed_requests.append(f"{r.url}: {r.failure}"),
-        )
-        page.on("request", on_request)
-        page.on("response", on_response)
-
-    def as_dict(self) -> dict[str, list[str]]:
-        return {
-            "console errors": self.console_errors,
-            "page errors": self.page_errors,
-            "failed requests": self.failed_requests,
-            "HTTP status >= 400": self.bad_statuses,
-            "requests to another host": self.foreign_requests,
-        }
-
-    def assert_none(self) -> None:
-        found = {name: items for name, items in self.as_dict().items() if items}
-        assert not found, f"problems while the page was open: {found}"
-
-
 @pytest.fixture
 def problems(page, base_url) -> Problems:
     """Watches the page for errors and foreign requests; asserted empty at the end."""
@@ -224,55 +69,3 @@ def problems(page, base_url) -> Problems:
     seen.watch(page)
     yield seen
     seen.assert_none()
-
-
-def run_axe(page) -> list[dict]:
-    """Inject axe-core from the npm package and return its violations, compact."""
-    if not AXE_JS.exists():
-        pytest.fail(f"{AXE_JS} is missing: run `npm ci` (make does it)")
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE_JS))
-    violations = page.evaluate(
-        """async () => {
-            const result = await axe.run(document);
-            return result.violations.map(v => ({
-                id: v.id,
-                impact: v.impact,
-                help: v.help,
-                nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ") + ": " +
-                                                   n.failureSummary),
-            }));
-        }"""
-    )
-    return violations
-
-
-# Turn transitions off so a colour read right after a scheme switch is final.
-NO_MOTION = """*, *::before, *::after {
-    transition: none !important; animation: none !important; }"""
-
-
-def set_scheme(page, scheme: str) -> None:
-    """Click Material's palette toggle until the body carries `scheme`."""
-    body = page.locator("body")
-    for _ in range(3):
-        if body.get_attribute("data-md-color-scheme") == scheme:
-            return
-        page.locator("label.md-header__button[for^='__palette_']:visible").click()
-    assert body.get_attribute("data-md-color-scheme") == scheme
-
-
-def axe_both_schemes(page, screenshot: Path | None = None) -> dict[str, list]:
-    """axe violations in the light and the dark scheme ({} when there are none),
-    with a full-page screenshot of each scheme saved as `screenshot`-scheme.png."""
-    page.add_style_tag(content=NO_MOTION)
-    found = {}
-    for scheme in ("default", "slate"):
-        set_scheme(page, scheme)
-        if screenshot is not None:
-            screenshot.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=f"{screenshot}-{scheme}.png", full_page=True)
-        violations = run_axe(page)
-        if violations:
-            found[scheme] = violations
-    return found

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, Problems, axe_both_schemes, site_pages
+from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes, site_pages
 
 
 def first_page_with(site_root, needle: str) -> str:

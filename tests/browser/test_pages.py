@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, axe_both_schemes, page_id, site_pages
+from tests.browser.browser_kit import ARTIFACTS, axe_both_schemes, page_id, site_pages
 
 
 @pytest.mark.parametrize("path", site_pages(), ids=page_id)
