@@ -1,0 +1,100 @@
+"""MkDocs hook: what the pages show that is computed, not written.
+
+- Figures: SVGs drawn by snippet modules (each defines `fig`) are added to the build
+  as generated files: nothing is written into docs/, so `mkdocs serve` does not
+  rebuild in a loop, and nothing drawn by hand can be committed by mistake.
+- The explorer's data: the six tokens, their embeddings and the heads' projections
+  are embedded into docs/explorer.md from the snippets, with the explorer's script.
+
+Torch and matplotlib are imported only when a build runs (loading the config, as the
+page tests do, stays cheap).
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import re
+import sys
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+# site path of the figure -> snippet module whose `fig` it is
+FIGURES = {
+    "assets/figures/second-head-heatmaps.svg": "snippets.second_head.ex06_heatmaps",
+    "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex04_heatmaps",
+}
+EXPLORER_MARKER = "<!-- explorer: data and script -->"
+EXPLORER_SCRIPT = "assets/js/explorer.js"
+
+_serving = False
+
+
+def on_startup(command, dirty):
+    global _serving
+    _serving = command == "serve"
+
+
+def _fresh_import(config, name):
+    """Import a snippet module; under `mkdocs serve`, re-run edited snippets."""
+    root = config["config_file_path"].rsplit("/", 1)[0] or "."
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    if _serving:
+        for loaded in [m for m in sys.modules if m.split(".")[0] == "snippets"]:
+            del sys.modules[loaded]
+    return importlib.import_module(name)
+
+
+def figure_svg(fig) -> str:
+    """A figure as a self-contained, deterministic SVG (same input, same bytes)."""
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": "heads", "svg.fonttype": "none"}):
+        out = io.StringIO()
+        fig.savefig(out, format="svg", transparent=True, metadata={"Date": None})
+    # Text stays text (svg.fonttype none); matplotlib names a dozen fallback fonts on
+    # every label, which is most of the file. The reader's sans-serif will do.
+    return re.sub(r"font-family: [^;\"]*", "font-family: sans-serif", out.getvalue())
+
+
+def explorer_data() -> dict:
+    """What explorer.js computes from: the same tensors the snippets define."""
+    from snippets.attention_inputs import inputs, tokens
+    from snippets.one_head.ex01_projections import W_key, W_query, W_value
+    from snippets.second_head.ex01_hand_set_head import W_k2, W_q2, W_v2
+
+    return {
+        "tokens": tokens,
+        "inputs": inputs.tolist(),
+        "head1": {
+            "W_q": W_query.tolist(),
+            "W_k": W_key.tolist(),
+            "W_v": W_value.tolist(),
+        },
+        "head2": {"W_q": W_q2.tolist(), "W_k": W_k2.tolist(), "W_v": W_v2.tolist()},
+    }
+
+
+@event_priority(50)  # before other plugins (htmlproofer) take their list of files
+def on_files(files, config):
+    for path, module in FIGURES.items():
+        fig = _fresh_import(config, module).fig
+        files.append(File.generated(config, path, content=figure_svg(fig)))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    if EXPLORER_MARKER not in markdown:
+        return markdown
+    _fresh_import(config, "snippets.attention_inputs")
+    data = json.dumps(explorer_data(), separators=(",", ":"))
+    script = get_relative_url(EXPLORER_SCRIPT, page.file.url)
+    html = (
+        f'<script type="application/json" id="explorer-data">{data}</script>\n'
+        f'<script src="{script}" defer></script>'
+    )
+    return markdown.replace(EXPLORER_MARKER, html)

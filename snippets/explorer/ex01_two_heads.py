@@ -1,0 +1,39 @@
+import torch
+
+from snippets.attention_inputs import inputs, tokens
+from snippets.one_head.ex01_projections import W_key, W_query, W_value
+from snippets.second_head.ex01_hand_set_head import W_v2
+
+
+# --8<-- [start:page]
+def head(x, W_q, W_k, W_v):
+    queries, keys, values = x @ W_q, x @ W_k, x @ W_v  # (6, d_head) each
+    scores = queries @ keys.T / keys.shape[-1] ** 0.5  # (6, 6)
+    weights = torch.softmax(scores, dim=-1)  # (6, 6)
+    return weights, weights @ values  # (6, 6) and (6, 2)
+
+
+def hand_set_projections(query_reads=3, key_reads=3, scale=3.0):
+    """Head 2's query reads coordinate 1, 2 or 3, so does its key; times scale."""
+    W_q2 = torch.zeros(3, 1)  # (3, 1)
+    W_k2 = torch.zeros(3, 1)  # (3, 1)
+    W_q2[query_reads - 1] = scale
+    W_k2[key_reads - 1] = scale
+    return W_q2, W_k2, W_v2  # the value still hands over coordinates 1 and 2
+
+
+def explore(token, query_reads=3, key_reads=3, scale=3.0, same_as_head_1=False):
+    i = tokens.index(token)
+    weights1, context1 = head(inputs, W_query, W_key, W_value)
+    if same_as_head_1:
+        weights2, context2 = head(inputs, W_query, W_key, W_value)
+    else:
+        projections = hand_set_projections(query_reads, key_reads, scale)
+        weights2, context2 = head(inputs, *projections)
+    both = torch.cat([context1[i], context2[i]])  # (4,): head 1 | head 2
+    return weights1[i], weights2[i], context1[i], context2[i], both
+
+
+for result in explore("journey"):
+    print(result)
+# --8<-- [end:page]

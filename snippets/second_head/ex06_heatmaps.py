@@ -1,0 +1,34 @@
+from snippets.attention_inputs import tokens
+from snippets.one_head.ex03_weights import weights
+from snippets.second_head.ex01_hand_set_head import w2
+
+# isort: split
+# --8<-- [start:page]
+# --8<-- [start:heatmap]
+from matplotlib.figure import Figure
+
+
+def heatmap(ax, w, title):
+    """Draw one head's (6, 6) attention weights: row = query token, column = key."""
+    rows = w.tolist()  # plain numbers: a list of six rows
+    ax.imshow(rows, cmap="Blues", vmin=0, vmax=1, interpolation="none")  # one scale
+    ax.set_xticks(range(len(tokens)), tokens, rotation=45, ha="right")
+    ax.set_yticks(range(len(tokens)), tokens)
+    ax.set_xlabel("attends to (key)")
+    ax.set_ylabel("token (query)")
+    ax.set_title(title)
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):  # dark cells get white text
+            colour = "white" if value > 0.5 else "black"
+            ax.text(j, i, f"{value:.2f}", ha="center", va="center", color=colour)
+
+
+# --8<-- [end:heatmap]
+
+
+fig = Figure(figsize=(9, 4.6), layout="constrained")
+ax1, ax2 = fig.subplots(1, 2)
+heatmap(ax1, weights, "head 1 (random projections)")
+heatmap(ax2, w2, "head 2 (reads the third coordinate)")
+# fig.savefig("two_heads.svg") writes it to a file
+# --8<-- [end:page]
