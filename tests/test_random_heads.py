@@ -1,11 +1,17 @@
 """Claims on docs/random-heads.md: untrained heads look alike, for two reasons."""
 
+import inspect
+
 import pytest
 import torch
 
 from snippets.random_heads.ex01_init_schemes import gpt2_init, linear_init, rand_init
 from snippets.random_heads.ex02_one_pair import head_a, head_b
-from snippets.random_heads.ex03_measure import js_divergence, results
+from snippets.random_heads.ex03_measure import (
+    compare_random_heads,
+    js_divergence,
+    results,
+)
 from tests.pages import check_prose_numbers
 
 ALIKE_BITS = 0.01  # "the JS divergence stays below 0.01 bits" on the page
@@ -14,6 +20,8 @@ CHANCE = 1 / 6
 
 def test_measured_over_100_seeds_per_init():
     assert list(results) == ["torch.rand", "nn.Linear", "N(0, 0.02)"]
+    seeds = inspect.signature(compare_random_heads).parameters["num_seeds"].default
+    assert seeds >= 100
 
 
 @pytest.mark.parametrize("init", ["torch.rand", "nn.Linear", "N(0, 0.02)"])
