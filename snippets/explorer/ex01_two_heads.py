@@ -14,7 +14,7 @@ def head(x, W_q, W_k, W_v):
 
 
 def hand_set_projections(query_reads=3, key_reads=3, scale=3.0):
-    """Head 2's query reads coordinate 1, 2 or 3, so does its key; times scale."""
+    """Query and key each read one coordinate (1, 2 or 3), times scale."""
     W_q2 = torch.zeros(3, 1)  # (3, 1)
     W_k2 = torch.zeros(3, 1)  # (3, 1)
     W_q2[query_reads - 1] = scale
@@ -22,10 +22,10 @@ def hand_set_projections(query_reads=3, key_reads=3, scale=3.0):
     return W_q2, W_k2, W_v2  # the value still hands over coordinates 1 and 2
 
 
-def explore(token, query_reads=3, key_reads=3, scale=3.0, same_as_head_1=False):
+def explore(token, query_reads=3, key_reads=3, scale=3.0, same_as_1=False):
     i = tokens.index(token)
     weights1, context1 = head(inputs, W_query, W_key, W_value)
-    if same_as_head_1:
+    if same_as_1:  # head 2 gets head 1's projections
         weights2, context2 = head(inputs, W_query, W_key, W_value)
     else:
         projections = hand_set_projections(query_reads, key_reads, scale)

@@ -9,9 +9,10 @@ from matplotlib.figure import Figure
 
 
 def heatmap(ax, w, title):
-    """Draw one head's (6, 6) attention weights: row = query token, column = key."""
+    """One head's (6, 6) weights: row = query token, column = key token."""
     rows = w.tolist()  # plain numbers: a list of six rows
-    ax.imshow(rows, cmap="Blues", vmin=0, vmax=1, interpolation="none")  # one scale
+    # the same colour scale, 0 to 1, for every head
+    ax.imshow(rows, cmap="Blues", vmin=0, vmax=1, interpolation="none")
     ax.set_xticks(range(len(tokens)), tokens, rotation=45, ha="right")
     ax.set_yticks(range(len(tokens)), tokens)
     ax.set_xlabel("attends to (key)")
@@ -20,7 +21,8 @@ def heatmap(ax, w, title):
     for i, row in enumerate(rows):
         for j, value in enumerate(row):  # dark cells get white text
             colour = "white" if value > 0.5 else "black"
-            ax.text(j, i, f"{value:.2f}", ha="center", va="center", color=colour)
+            label = f"{value:.2f}"
+            ax.text(j, i, label, ha="center", va="center", color=colour)
 
 
 # --8<-- [end:heatmap]
