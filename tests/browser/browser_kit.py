@@ -21,7 +21,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -44,17 +43,18 @@ CHROMIUM_ARGS = [
 ]
 
 
+@functools.cache
+def site_url() -> str:
+    """mkdocs.yml's site_url (the Pages workflow sets it from SITE_URL)."""
+    from mkdocs.config import load_config
+
+    url = load_config(str(ROOT / "mkdocs.yml"))["site_url"]
+    return url if url.endswith("/") else url + "/"
+
+
 def site_prefix() -> str:
     """The path part of site_url ("/heads/"): the hosted site lives under it."""
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml uses tags such as !relative and !ENV; their values do not matter here
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)
-    path = urlsplit(config.get("site_url") or "/").path or "/"
-    return path if path.endswith("/") else path + "/"
+    return urlsplit(site_url()).path
 
 
 @functools.cache

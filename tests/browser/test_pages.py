@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.browser_kit import ARTIFACTS, axe_both_schemes, page_id, site_pages
+from tests.browser.browser_kit import (
+    ARTIFACTS,
+    axe_both_schemes,
+    page_id,
+    site_pages,
+    site_url,
+)
 
 
 @pytest.mark.parametrize("path", site_pages(), ids=page_id)
 def test_page(page, problems, path):
     page.goto(path, wait_until="networkidle")
     assert page.locator("h1").count() >= 1
+    canonical = page.locator("link[rel='canonical']").get_attribute("href")
+    assert canonical == site_url() + path
 
     # Math: every arithmatex span or div was typeset by KaTeX, with no error.
     maths = page.locator(".arithmatex")
