@@ -17,6 +17,7 @@ import io
 import json
 import re
 import sys
+from pathlib import Path
 
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
@@ -40,7 +41,7 @@ def on_startup(command, dirty):
 
 def _fresh_import(config, name):
     """Import a snippet module; under `mkdocs serve`, re-run edited snippets."""
-    root = config["config_file_path"].rsplit("/", 1)[0] or "."
+    root = str(Path(config["config_file_path"]).resolve().parent)
     if root not in sys.path:
         sys.path.insert(0, root)
     if _serving:
