@@ -67,7 +67,9 @@
     const cells = [1, 2].map((n) => {
       const td = tr.insertCell();
       td.dataset.head = n;
-      td.innerHTML = '<span class="heads-explorer__bar" aria-hidden="true"></span>' +
+      td.innerHTML =
+        '<span class="heads-explorer__track" aria-hidden="true">' +
+        '<span class="heads-explorer__bar"></span></span>' +
         '<span class="heads-explorer__value"></span>';
       return td;
     });
