@@ -133,6 +133,7 @@ class Problems:
     foreign_requests: list[str] = field(default_factory=list)
     # URLs a test asks for on purpose knowing they fail (the 404 page)
     expected: set[str] = field(default_factory=set)
+    checked: bool = False  # assert_none ran (in the test, so a problem is a failure)
 
     def watch(self, page) -> None:
         origin = urlsplit(self.base_url)
@@ -170,6 +171,7 @@ class Problems:
         }
 
     def assert_none(self) -> None:
+        self.checked = True
         found = {name: items for name, items in self.as_dict().items() if items}
         assert not found, f"problems while the page was open: {found}"
 

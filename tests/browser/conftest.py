@@ -68,4 +68,5 @@ def problems(page, base_url) -> Problems:
     seen = Problems(base_url)
     seen.watch(page)
     yield seen
-    seen.assert_none()
+    if not seen.checked:  # tests call it themselves; this catches the rest
+        seen.assert_none()

@@ -36,5 +36,7 @@ def test_page(page, problems, path):
     assert [i["src"] for i in images if not i["ok"]] == []
     assert [i["src"] for i in images if not (i["alt"] or "").strip()] == []
 
+    problems.assert_none()  # loaded offline, privately, without errors
+
     found = axe_both_schemes(page, screenshot=ARTIFACTS / page_id(path))
     assert found == {}, f"axe violations: {found}"
