@@ -226,3 +226,21 @@ def axe_both_schemes(page, screenshot: Path | None = None) -> dict[str, list]:
         if violations:
             found[scheme] = violations
     return found
+
+
+def check_copy_button(page) -> int:
+    """Copy the first visible code block with its copy button; the clipboard must
+    then hold exactly the block's code. Returns how many blocks were visible."""
+    blocks = page.locator(".md-content .highlight:has(pre code):visible")
+    if blocks.count() == 0:
+        return 0
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    block = blocks.first
+    block.hover()
+    block.locator("button[data-md-type='copy']").click()
+    page.locator(".md-dialog", has_text="Copied").wait_for()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    shown = block.locator("code").inner_text()
+    assert copied.strip(), "the copy button copied nothing"
+    assert copied.strip() == shown.strip()
+    return blocks.count()

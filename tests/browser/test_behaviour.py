@@ -1,4 +1,5 @@
-"""What a reader does with the theme: copy code, switch schemes, search, get lost."""
+"""What a reader does with the theme: switch schemes, search, get lost.
+(Copying code is checked on every page, in test_pages.py.)"""
 
 from __future__ import annotations
 
@@ -6,27 +7,7 @@ import re
 
 import pytest
 
-from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes, site_pages
-
-
-def first_page_with(site_root, needle: str) -> str:
-    for path in site_pages():
-        if needle in (site_root / path / "index.html").read_text(encoding="utf-8"):
-            return path
-    pytest.fail(f"no page of the built site contains {needle!r}")
-
-
-def test_copy_button_copies_the_code(page, problems, site_root, base_url):
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page.goto(first_page_with(site_root, "<pre><span></span><code>"))
-    block = page.locator(".highlight:has(pre code)").first
-    block.hover()
-    block.locator("button[data-md-type='copy']").click()
-    page.locator(".md-dialog", has_text="Copied").wait_for()
-    copied = page.evaluate("() => navigator.clipboard.readText()")
-    shown = block.locator("code").inner_text()
-    assert copied.strip() == shown.strip()
-    assert copied.strip()
+from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes
 
 
 def test_palette_toggle_switches_schemes(page, problems):

@@ -1,5 +1,6 @@
 """Every page of the built site, in Chromium: it loads cleanly, offline and
-privately, its math and images render, and axe finds nothing in either scheme."""
+privately, its math and images render, axe finds nothing in either scheme (switched
+with the palette toggle), and its copy button copies the code."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from tests.browser.browser_kit import (
     ARTIFACTS,
     axe_both_schemes,
+    check_copy_button,
     page_id,
     site_pages,
     site_url,
@@ -40,3 +42,5 @@ def test_page(page, problems, path):
 
     found = axe_both_schemes(page, screenshot=ARTIFACTS / page_id(path))
     assert found == {}, f"axe violations: {found}"
+
+    check_copy_button(page)  # on a page with code: the button copies the code
