@@ -1,6 +1,6 @@
 import torch
 
-from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads, causal_mask
+from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
 

@@ -6,9 +6,12 @@ from snippets.checking_against_pytorch.ex01_loop_equals_module import (
     reference,
     x,
 )
+
+# isort: split
+# --8<-- [start:page]
 from snippets.multi_head_attention.ex01_loop_of_heads import causal_mask
 
-# --8<-- [start:page]
+
 def einsum_attention(x, mha):
     """The same computation written index by index, with the heads explicit."""
     h, e = mha.num_heads, mha.d_head

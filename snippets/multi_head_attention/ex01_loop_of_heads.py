@@ -32,12 +32,9 @@ class LoopOfHeads(nn.Module):
     def __init__(self, d_in, d_out, num_heads, causal=True):
         super().__init__()
         d_head = d_out // num_heads
-        self.heads = nn.ModuleList(
-            Head(d_in, d_head, causal) for _ in range(num_heads)
-        )
+        self.heads = nn.ModuleList(Head(d_in, d_head, causal) for _ in range(num_heads))
         self.W_o = nn.Linear(d_out, d_out, bias=False)
 
     def forward(self, x):  # x: (b, t, d_in)
         out = torch.cat([head(x) for head in self.heads], dim=-1)  # (b, t, d_out)
         return self.W_o(out)  # (b, t, d_out)
-

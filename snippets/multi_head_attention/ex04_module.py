@@ -3,6 +3,7 @@ from torch import nn
 
 from snippets.multi_head_attention.ex01_loop_of_heads import causal_mask
 
+
 # --8<-- [start:page]
 class MultiHeadAttention(nn.Module):
     """All heads at once: one projection each for Q, K and V, split into heads."""
@@ -39,5 +40,6 @@ class MultiHeadAttention(nn.Module):
         context = context.transpose(1, 2)  # (b, t, h, d_head)
         context = context.contiguous().view(b, t, -1)  # (b, t, d_out): concatenated
         return self.W_o(context)  # (b, t, d_out)
+
 
 # --8<-- [end:page]

@@ -1,6 +1,7 @@
 from snippets.multi_head_attention.ex02_run_loop import loop
 from snippets.multi_head_attention.ex05_run_module import mha
 
+
 # --8<-- [start:page]
 def count(module):
     return sum(p.numel() for p in module.parameters())

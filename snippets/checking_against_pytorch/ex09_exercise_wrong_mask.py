@@ -3,7 +3,7 @@ from snippets.checking_against_pytorch.ex01_loop_equals_module import (
     reference,
     x,
 )
-from snippets.checking_against_pytorch.ex04_nn_multihead import mask, torch_mha
+from snippets.checking_against_pytorch.ex05_nn_multihead import mask, torch_mha
 
 # --8<-- [start:page]
 wrong = mask.T  # True below the diagonal: each token may see only itself and later

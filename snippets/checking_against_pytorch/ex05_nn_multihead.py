@@ -9,6 +9,7 @@ from snippets.checking_against_pytorch.ex01_loop_equals_module import (
 )
 from snippets.multi_head_attention.ex01_loop_of_heads import causal_mask
 
+
 # --8<-- [start:page]
 @torch.no_grad()
 def to_torch_mha(mha):

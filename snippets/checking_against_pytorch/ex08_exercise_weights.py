@@ -1,7 +1,7 @@
 import torch
 
 from snippets.checking_against_pytorch.ex01_loop_equals_module import max_diff, mha, x
-from snippets.checking_against_pytorch.ex04_nn_multihead import mask, torch_mha
+from snippets.checking_against_pytorch.ex05_nn_multihead import mask, torch_mha
 
 # --8<-- [start:page]
 _, torch_weights = torch_mha(x, x, x, attn_mask=mask, average_attn_weights=False)

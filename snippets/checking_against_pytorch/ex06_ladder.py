@@ -6,14 +6,15 @@ from snippets.checking_against_pytorch.ex01_loop_equals_module import (
     x,
 )
 from snippets.checking_against_pytorch.ex02_einsum import einsum_attention
-from snippets.checking_against_pytorch.ex03_sdpa import SDPAMultiHeadAttention
-from snippets.checking_against_pytorch.ex04_nn_multihead import to_torch_mha
+from snippets.checking_against_pytorch.ex03_sdpa_module import SDPAMultiHeadAttention
+from snippets.checking_against_pytorch.ex05_nn_multihead import to_torch_mha
 from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads, causal_mask
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
+
 # --8<-- [start:page]
 def ladder(x, num_heads, causal):
-    """Every rung's largest distance from the loop of heads, one shared set of weights."""
+    """Each rung's largest distance from the loop of heads, all sharing weights."""
     b, t, d = x.shape
     torch.manual_seed(1)
     loop = LoopOfHeads(d, d, num_heads, causal=causal)
