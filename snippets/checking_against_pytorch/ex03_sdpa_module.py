@@ -1,9 +1,10 @@
-import torch.nn.functional as F
-
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
-
+# isort: split
 # --8<-- [start:page]
+import torch.nn.functional as F
+
+
 class SDPAMultiHeadAttention(MultiHeadAttention):
     """The same module; PyTorch's fused kernel does scores, mask, softmax, mix."""
 

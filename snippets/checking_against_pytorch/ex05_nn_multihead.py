@@ -1,5 +1,4 @@
 import torch
-from torch import nn
 
 from snippets.checking_against_pytorch.ex01_loop_equals_module import (
     max_diff,
@@ -9,8 +8,11 @@ from snippets.checking_against_pytorch.ex01_loop_equals_module import (
 )
 from snippets.multi_head_attention.ex01_loop_of_heads import causal_mask
 
-
+# isort: split
 # --8<-- [start:page]
+from torch import nn
+
+
 @torch.no_grad()
 def to_torch_mha(mha):
     """An nn.MultiheadAttention holding our module's weights."""
