@@ -16,5 +16,9 @@ def gpt2_init():  # GPT-2 style: N(0, 0.02)
     return torch.randn(d_in, d_head) * 0.02
 
 
-inits = {"torch.rand": rand_init, "nn.Linear": linear_init, "N(0, 0.02)": gpt2_init}
+inits = {
+    "torch.rand": rand_init,
+    "nn.Linear": linear_init,
+    "N(0, 0.02)": gpt2_init,
+}
 # --8<-- [end:page]

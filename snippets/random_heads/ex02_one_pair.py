@@ -6,7 +6,7 @@ from snippets.random_heads.ex01_init_schemes import inits
 
 # --8<-- [start:page]
 def random_head_weights(init, x):
-    W_q, W_k = init(), init()  # (3, 2) each; the value projection plays no part
+    W_q, W_k = init(), init()  # (3, 2) each; values play no part
     scores = (x @ W_q) @ (x @ W_k).T  # (6, 6)
     return torch.softmax(scores / W_k.shape[-1] ** 0.5, dim=-1), scores
 

@@ -6,7 +6,7 @@ from snippets.random_heads.ex02_one_pair import random_head_weights
 
 
 # --8<-- [start:page]
-def js_divergence(p, q):  # per row, in bits; 0 = identical, 1 = no overlap at all
+def js_divergence(p, q):  # per row, in bits: 0 = identical, 1 = disjoint
     m = (p + q) / 2
     kl_pm = (p * (p / m).log2()).sum(dim=-1)
     kl_qm = (q * (q / m).log2()).sum(dim=-1)
@@ -14,7 +14,9 @@ def js_divergence(p, q):  # per row, in bits; 0 = identical, 1 = no overlap at a
 
 
 def compare_random_heads(init, num_seeds=100):
-    js, max_diff, from_uniform, same_argmax, corr, spread = [], [], [], [], [], []
+    js, max_diff, from_uniform, same_argmax, corr, spread = (
+        [] for _ in range(6)
+    )
     for seed in range(num_seeds):
         torch.manual_seed(seed)
         a, scores_a = random_head_weights(init, inputs)  # (6, 6) each
@@ -23,7 +25,9 @@ def compare_random_heads(init, num_seeds=100):
         max_diff.append((a - b).abs().max())
         from_uniform.append((torch.stack([a, b]) - 1 / 6).abs().max())
         same_argmax.append((a.argmax(-1) == b.argmax(-1)).float().mean())
-        logits = torch.stack([scores_a.flatten(), scores_b.flatten()])  # (2, 36)
+        logits = torch.stack(
+            [scores_a.flatten(), scores_b.flatten()]
+        )  # (2,36)
         corr.append(torch.corrcoef(logits)[0, 1])
         scaled = scores_a / 2**0.5  # what the softmax sees, d_k = 2
         spread.append((scaled.max(-1).values - scaled.min(-1).values).mean())
@@ -49,5 +53,6 @@ labels = {
 }
 print(f"{'':<20}" + "".join(f"{name:>12}" for name in results))
 for key, label in labels.items():
-    print(f"{label:<20}" + "".join(f"{r[key]:>12.4f}" for r in results.values()))
+    row = "".join(f"{r[key]:>12.4f}" for r in results.values())
+    print(f"{label:<20}{row}")
 # --8<-- [end:page]

@@ -3,9 +3,15 @@ import torch
 from snippets.attention_inputs import inputs
 
 # --8<-- [start:page]
-W_q2 = torch.tensor([[0.0], [0.0], [3.0]])  # (3, 1): the query reads coordinate 3
+W_q2 = torch.tensor([[0.0], [0.0], [3.0]])  # (3, 1): query reads coord 3
 W_k2 = torch.tensor([[0.0], [0.0], [3.0]])  # (3, 1): so does the key
-W_v2 = torch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])  # (3, 2): value = coords 1, 2
+W_v2 = torch.tensor(
+    [
+        [1.0, 0.0],
+        [0.0, 1.0],
+        [0.0, 0.0],
+    ]
+)  # (3, 2): the value delivers coordinates 1 and 2
 
 queries2 = inputs @ W_q2  # (6, 1)
 keys2 = inputs @ W_k2  # (6, 1)

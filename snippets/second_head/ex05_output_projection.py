@@ -3,7 +3,7 @@ import torch
 from snippets.second_head.ex04_concatenate import concatenated
 
 # --8<-- [start:page]
-# Row r of W_o says how much of input number r flows into each of the 3 outputs.
+# Row r of W_o: how much of input number r flows into each output.
 W_o = torch.tensor(
     [
         [1.0, 0.0, 0.0],  # head 1, number 1 -> output 1

@@ -14,7 +14,7 @@ def attention_head(x, W_q, W_k, W_v):
 
 head1 = attention_head(inputs, W_query, W_key, W_value)
 head2 = attention_head(inputs, W_q2, W_k2, W_v2)  # the hand-set head
-head2_copy = attention_head(inputs, W_query, W_key, W_value)  # head 1's projections
+head2_copy = attention_head(inputs, W_query, W_key, W_value)  # head 1's
 
 print(torch.equal(head1, head2))
 print(torch.equal(head1, head2_copy))

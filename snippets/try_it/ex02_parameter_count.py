@@ -3,7 +3,9 @@ from torch import nn
 
 
 def qkv_projections(d_in, d_head):  # one head's W_q, W_k, W_v
-    return nn.ModuleList(nn.Linear(d_in, d_head, bias=False) for _ in range(3))
+    return nn.ModuleList(
+        nn.Linear(d_in, d_head, bias=False) for _ in range(3)
+    )
 
 
 two_narrow_heads = nn.ModuleList(qkv_projections(3, 2) for _ in range(2))

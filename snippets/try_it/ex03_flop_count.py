@@ -11,14 +11,14 @@ from torch.utils.flop_counter import FlopCounterMode
 def count_flops(run):
     with FlopCounterMode(display=False) as counter:
         run()
-    return counter.get_total_flops()  # matrix products only: 2 FLOPs per multiply-add
+    return counter.get_total_flops()  # matmuls only; multiply-add = 2 FLOPs
 
 
 torch.manual_seed(0)
-narrow = [[torch.rand(3, 2) for _ in range(3)] for _ in range(2)]  # 2 heads x (q, k, v)
+narrow = [[torch.rand(3, 2) for _ in range(3)] for _ in range(2)]  # 2 heads
 wide = [torch.rand(3, 4) for _ in range(3)]  # 1 head x (q, k, v)
 
-flops_two = count_flops(lambda: [attention_head(inputs, *head) for head in narrow])
+flops_two = count_flops(lambda: [attention_head(inputs, *h) for h in narrow])
 flops_one = count_flops(lambda: attention_head(inputs, *wide))
 print("matmul FLOPs, two heads of width 2:", flops_two)
 print("matmul FLOPs, one head of width 4: ", flops_one)
