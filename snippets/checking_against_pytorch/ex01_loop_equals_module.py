@@ -12,9 +12,9 @@ def max_diff(a, b):
 @torch.no_grad()
 def copy_loop_into_module(loop, mha):
     """Stack each head's rows into the module's single projections."""
-    mha.W_q.weight.copy_(torch.cat([h.W_q.weight for h in loop.heads]))  # (d_out, d_in)
-    mha.W_k.weight.copy_(torch.cat([h.W_k.weight for h in loop.heads]))  # (d_out, d_in)
-    mha.W_v.weight.copy_(torch.cat([h.W_v.weight for h in loop.heads]))  # (d_out, d_in)
+    for name in ("W_q", "W_k", "W_v"):
+        rows = [getattr(head, name).weight for head in loop.heads]
+        getattr(mha, name).weight.copy_(torch.cat(rows))  # (d_out, d_in)
     mha.W_o.weight.copy_(loop.W_o.weight)  # (d_out, d_out)
 
 
@@ -23,5 +23,5 @@ x = torch.randn(2, 10, 24)  # (b, t, d_model): two sequences of ten tokens
 loop = LoopOfHeads(d_in=24, d_out=24, num_heads=4)
 mha = MultiHeadAttention(d_in=24, d_out=24, num_heads=4)
 copy_loop_into_module(loop, mha)
-reference = loop(x)  # (2, 10, 24): every later step is compared with this
+reference = loop(x)  # (2, 10, 24): every later rung is compared with this
 print(max_diff(mha(x), reference) < 1e-5)

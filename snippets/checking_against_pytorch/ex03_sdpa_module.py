@@ -6,7 +6,7 @@ import torch.nn.functional as F
 
 
 class SDPAMultiHeadAttention(MultiHeadAttention):
-    """The same module; PyTorch's fused kernel does scores, mask, softmax, mix."""
+    """The same module; one fused PyTorch call replaces `attend`."""
 
     def attend(self, q, k, v):  # each (b, h, t, d_head)
         return F.scaled_dot_product_attention(q, k, v, is_causal=self.causal)

@@ -4,7 +4,9 @@ from snippets.checking_against_pytorch.ex01_loop_equals_module import (
     reference,
     x,
 )
-from snippets.checking_against_pytorch.ex03_sdpa_module import SDPAMultiHeadAttention
+from snippets.checking_against_pytorch.ex03_sdpa_module import (
+    SDPAMultiHeadAttention,
+)
 
 # --8<-- [start:page]
 fused = SDPAMultiHeadAttention(d_in=24, d_out=24, num_heads=4)

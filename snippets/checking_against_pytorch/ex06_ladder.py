@@ -6,15 +6,20 @@ from snippets.checking_against_pytorch.ex01_loop_equals_module import (
     x,
 )
 from snippets.checking_against_pytorch.ex02_einsum import einsum_attention
-from snippets.checking_against_pytorch.ex03_sdpa_module import SDPAMultiHeadAttention
+from snippets.checking_against_pytorch.ex03_sdpa_module import (
+    SDPAMultiHeadAttention,
+)
 from snippets.checking_against_pytorch.ex05_nn_multihead import to_torch_mha
-from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads, causal_mask
+from snippets.multi_head_attention.ex01_loop_of_heads import (
+    LoopOfHeads,
+    causal_mask,
+)
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
 
 # --8<-- [start:page]
 def ladder(x, num_heads, causal):
-    """Each rung's largest distance from the loop of heads, all sharing weights."""
+    """Each rung's largest difference from the loop, one set of weights."""
     b, t, d = x.shape
     torch.manual_seed(1)
     loop = LoopOfHeads(d, d, num_heads, causal=causal)
@@ -23,7 +28,8 @@ def ladder(x, num_heads, causal):
     fused = SDPAMultiHeadAttention(d, d, num_heads, causal=causal)
     fused.load_state_dict(mha.state_dict())
     mask = causal_mask(t) if causal else None
-    torch_out, _ = to_torch_mha(mha)(x, x, x, attn_mask=mask, need_weights=False)
+    torch_mha = to_torch_mha(mha)
+    torch_out, _ = torch_mha(x, x, x, attn_mask=mask, need_weights=False)
     reference = loop(x)
     return {
         "batched module": max_diff(mha(x), reference),

@@ -9,7 +9,7 @@ from torch.utils.flop_counter import FlopCounterMode
 
 
 def matmul_flops(module, x):
-    """FLOPs of every matrix product in one forward pass (2 per multiply-add)."""
+    """FLOPs of the matrix products in one forward pass."""
     with FlopCounterMode(display=False) as counter:
         module(x)
     return counter.get_total_flops()
@@ -18,7 +18,8 @@ def matmul_flops(module, x):
 T = 1024  # tokens
 torch.manual_seed(0)
 x = torch.randn(1, T, d_model)  # (b, t, d_model): one sequence
-formula = 2 * (4 * T * d_model**2 + 2 * T**2 * d_model)  # projections + scores, mix
+macs = 4 * T * d_model**2 + 2 * T**2 * d_model  # multiply-adds
+formula = 2 * macs  # FlopCounterMode counts 2 FLOPs per multiply-add
 
 print("heads  matmul FLOPs    = formula")
 with torch.no_grad():

@@ -10,7 +10,7 @@ from torch.overrides import TorchFunctionMode
 
 
 class SoftmaxRecorder(TorchFunctionMode):
-    """Notes the shape of every softmax output computed inside the `with` block."""
+    """Notes the shape of every softmax output inside a `with` block."""
 
     def __init__(self):
         super().__init__()

@@ -4,9 +4,10 @@ from pathlib import Path
 
 bench = json.loads(Path("docs/assets/data/bench.json").read_text())
 env, setup = bench["environment"], bench["setup"]
-print(f"torch {env['torch']}, {env['threads']} threads, {env['cpu']}, {env['date']}")
+print(f"torch {env['torch']}, {env['threads']} threads, {env['cpu']}")
 print(
-    f"batch {setup['batch']} x {setup['tokens']} tokens x width {setup['width']}, "
+    f"batch {setup['batch']} x {setup['tokens']} tokens, "
+    f"width {setup['width']}, "
     f"{setup['heads']} heads, causal, {setup['dtype']}, "
     f"median of {setup['timed_rounds']} rounds"
 )

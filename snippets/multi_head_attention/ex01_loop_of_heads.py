@@ -4,7 +4,7 @@ from torch import nn
 
 def causal_mask(t):
     """True above the diagonal: token i may not look at tokens after i."""
-    return torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)  # (t, t)
+    return torch.ones(t, t, dtype=torch.bool).triu(diagonal=1)  # (t, t)
 
 
 class Head(nn.Module):
@@ -18,11 +18,12 @@ class Head(nn.Module):
         self.causal = causal
 
     def forward(self, x):  # x: (b, t, d_in)
-        q, k, v = self.W_q(x), self.W_k(x), self.W_v(x)  # each (b, t, d_head)
+        q, k, v = self.W_q(x), self.W_k(x), self.W_v(x)  # (b, t, d_head)
         scores = q @ k.transpose(-2, -1) / k.shape[-1] ** 0.5  # (b, t, t)
         if self.causal:
-            scores = scores.masked_fill(causal_mask(x.shape[1]), float("-inf"))
-        weights = torch.softmax(scores, dim=-1)  # (b, t, t), each row sums to one
+            future = causal_mask(x.shape[1])  # (t, t)
+            scores = scores.masked_fill(future, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)  # (b, t, t), rows sum to 1
         return weights @ v  # (b, t, d_head)
 
 
@@ -32,9 +33,12 @@ class LoopOfHeads(nn.Module):
     def __init__(self, d_in, d_out, num_heads, causal=True):
         super().__init__()
         d_head = d_out // num_heads
-        self.heads = nn.ModuleList(Head(d_in, d_head, causal) for _ in range(num_heads))
+        self.heads = nn.ModuleList(
+            Head(d_in, d_head, causal) for _ in range(num_heads)
+        )
         self.W_o = nn.Linear(d_out, d_out, bias=False)
 
     def forward(self, x):  # x: (b, t, d_in)
-        out = torch.cat([head(x) for head in self.heads], dim=-1)  # (b, t, d_out)
+        outs = [head(x) for head in self.heads]  # h x (b, t, d_head)
+        out = torch.cat(outs, dim=-1)  # (b, t, d_out)
         return self.W_o(out)  # (b, t, d_out)

@@ -6,7 +6,7 @@ from snippets.multi_head_attention.ex01_loop_of_heads import causal_mask
 
 # --8<-- [start:page]
 class MultiHeadAttention(nn.Module):
-    """All heads at once: one projection each for Q, K and V, split into heads."""
+    """All heads at once: one projection each for Q, K, V, split in heads."""
 
     def __init__(self, d_in, d_out, num_heads, causal=True):
         super().__init__()
@@ -27,7 +27,8 @@ class MultiHeadAttention(nn.Module):
     def attend(self, q, k, v):  # each (b, h, t, d_head)
         scores = q @ k.transpose(-2, -1) / self.d_head**0.5  # (b, h, t, t)
         if self.causal:
-            scores = scores.masked_fill(causal_mask(q.shape[2]), float("-inf"))
+            future = causal_mask(q.shape[2])  # (t, t)
+            scores = scores.masked_fill(future, float("-inf"))
         weights = torch.softmax(scores, dim=-1)  # (b, h, t, t)
         return weights @ v  # (b, h, t, d_head)
 
@@ -38,7 +39,7 @@ class MultiHeadAttention(nn.Module):
         v = self.split(self.W_v(x))  # (b, h, t, d_head)
         context = self.attend(q, k, v)  # (b, h, t, d_head)
         context = context.transpose(1, 2)  # (b, t, h, d_head)
-        context = context.contiguous().view(b, t, -1)  # (b, t, d_out): concatenated
+        context = context.contiguous().view(b, t, -1)  # (b, t, d_out)
         return self.W_o(context)  # (b, t, d_out)
 
 
