@@ -1,10 +1,9 @@
-import torch
-
 from snippets.cost.ex01_parameters import d_model, heads_sweep
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
 # isort: split
 # --8<-- [start:page]
+import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 

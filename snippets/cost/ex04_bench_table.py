@@ -4,7 +4,8 @@ from pathlib import Path
 
 bench = json.loads(Path("docs/assets/data/bench.json").read_text())
 env, setup = bench["environment"], bench["setup"]
-print(f"torch {env['torch']}, {env['threads']} threads, {env['cpu']}")
+print(f"measured {env['date']} on {env['cpu']}, {env['threads']} threads")
+print(f"torch {env['torch']}, Python {env['python']}")
 print(
     f"batch {setup['batch']} x {setup['tokens']} tokens, "
     f"width {setup['width']}, "

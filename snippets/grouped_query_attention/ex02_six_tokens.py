@@ -1,11 +1,11 @@
-import torch
-
 from snippets.grouped_query_attention.ex01_gqa_module import (
     GroupedQueryAttention,
 )
 
 # isort: split
 # --8<-- [start:page]
+import torch
+
 from snippets.attention_inputs import inputs
 
 torch.manual_seed(123)

@@ -1,12 +1,14 @@
 import torch
-import torch.nn.functional as F
 
 from snippets.grouped_query_attention.ex01_gqa_module import (
     GroupedQueryAttention,
 )
 from snippets.grouped_query_attention.ex03_equals_mha import x
 
+# isort: split
 # --8<-- [start:page]
+import torch.nn.functional as F
+
 torch.manual_seed(0)
 gqa = GroupedQueryAttention(768, 768, num_heads=12, num_kv_heads=4)
 q = gqa.split(gqa.W_q(x))  # (b, 12, t, 64)

@@ -1,5 +1,3 @@
-import copy
-
 import torch
 
 from snippets.grouped_query_attention.ex01_gqa_module import (
@@ -7,8 +5,11 @@ from snippets.grouped_query_attention.ex01_gqa_module import (
 )
 from snippets.grouped_query_attention.ex03_equals_mha import mha, x
 
-
+# isort: split
 # --8<-- [start:page]
+import copy
+
+
 @torch.no_grad()
 def mha_to_gqa(mha, num_kv_heads):
     """Average the key and value heads of each group (Ainslie et al.)."""
