@@ -58,15 +58,11 @@ def test_ladder_at_gpt2_width(causal):
     assert all(d < TOLERANCE for d in diffs.values()), diffs
 
 
-def test_mask_matters_so_the_ladder_can_fail():
-    causal = ex06_ladder.ladder(x, num_heads=4, causal=True)
-    torch.manual_seed(1)
-    # the loop with a mask against modules without one: far apart
-    loop_out = ex01_loop_equals_module.loop(x)
+def test_a_missing_mask_is_caught():
+    """The comparison can fail: the same weights without the mask are far off."""
     open_mha = MultiHeadAttention(24, 24, 4, causal=False)
     open_mha.load_state_dict(ex01_loop_equals_module.mha.state_dict())
-    assert max_diff(open_mha(x), loop_out) > 1e3 * TOLERANCE
-    assert max(causal.values()) < TOLERANCE
+    assert max_diff(open_mha(x), reference) > 1e3 * TOLERANCE
 
 
 def test_concatenation_then_wo_is_a_sum_over_heads():
@@ -98,7 +94,7 @@ def test_boolean_mask_conventions_are_opposite():
     ours = causal_mask(10)  # True = may not attend
     assert torch.equal(ours, ~keep)
     wrong = F.scaled_dot_product_attention(q, k, v, attn_mask=ours)
-    assert torch.isnan(wrong[..., 9, :]).all() or max_diff(wrong, causal) > 1e-2
+    assert not torch.allclose(wrong, causal)  # the other convention: wrong
 
 
 def test_causality():
