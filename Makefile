@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build lint format update-outputs clean audit
+.PHONY: serve test build lint format update-outputs bench audit clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,9 @@ format: $(STAMP)
 
 update-outputs: $(STAMP)  ## rewrite every output block on the pages from the code
 	$(BIN)/python -m pytest docs --update-outputs -q -p no:cacheprovider
+
+bench: $(STAMP)  ## time every attention variant; writes docs/assets/data/bench.json
+	$(BIN)/python -m benchmarks.bench_attention
 
 audit: $(STAMP) $(NODE_STAMP)  ## Lighthouse (mobile) on every page of a fresh build: a table
 	$(BIN)/python scripts/audit.py
