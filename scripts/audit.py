@@ -130,7 +130,7 @@ def main() -> int:
     base = serve(site)
     profile = "desktop" if args.desktop else "mobile"
     print(f"Lighthouse 12.2.3, {profile} profile, gzip, {base}\n")
-    header = f"{'page':<16}{'perf':>6}{'a11y':>6}{'best':>6}{'seo':>6}"
+    header = f"{'page':<26}{'perf':>6}{'a11y':>6}{'best':>6}{'seo':>6}"
     header += f"{'transfer':>11}{'requests':>10}{'LCP s':>7}"
     print(header)
     print("-" * len(header))
@@ -142,7 +142,7 @@ def main() -> int:
             (args.keep / f"{page_id(path)}.json").write_text(json.dumps(report))
         s = summary(report)
         print(
-            f"{page_id(path):<16}{s['performance']:>6}{s['accessibility']:>6}"
+            f"{page_id(path):<26}{s['performance']:>6}{s['accessibility']:>6}"
             f"{s['best-practices']:>6}{s['seo']:>6}{s['bytes'] / 1024:>8.0f} KB"
             f"{s['requests']:>10}{s['lcp']:>7.1f}",
             flush=True,
