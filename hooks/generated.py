@@ -39,15 +39,14 @@ def on_startup(command, dirty):
     _serving = command == "serve"
 
 
-def _fresh_import(config, name):
-    """Import a snippet module; under `mkdocs serve`, re-run edited snippets."""
+def on_pre_build(config):
+    """Make the snippets importable; under `mkdocs serve`, re-run edited ones."""
     root = str(Path(config["config_file_path"]).resolve().parent)
     if root not in sys.path:
         sys.path.insert(0, root)
-    if _serving:
+    if _serving:  # each rebuild imports the snippets afresh
         for loaded in [m for m in sys.modules if m.split(".")[0] == "snippets"]:
             del sys.modules[loaded]
-    return importlib.import_module(name)
 
 
 def figure_svg(fig) -> str:
@@ -83,7 +82,7 @@ def explorer_data() -> dict:
 @event_priority(50)  # before other plugins (htmlproofer) take their list of files
 def on_files(files, config):
     for path, module in FIGURES.items():
-        fig = _fresh_import(config, module).fig
+        fig = importlib.import_module(module).fig
         files.append(File.generated(config, path, content=figure_svg(fig)))
     return files
 
@@ -91,7 +90,6 @@ def on_files(files, config):
 def on_page_markdown(markdown, page, config, files):
     if EXPLORER_MARKER not in markdown:
         return markdown
-    _fresh_import(config, "snippets.attention_inputs")
     data = json.dumps(explorer_data(), separators=(",", ":"))
     script = get_relative_url(EXPLORER_SCRIPT, page.file.url)
     html = (
