@@ -25,6 +25,7 @@ from mkdocs.utils import get_relative_url
 
 # site path of the figure -> snippet module whose `fig` it is
 FIGURES = {
+    "assets/figures/one-head-heatmap.svg": "snippets.one_head.ex05_heatmap",
     "assets/figures/second-head-heatmaps.svg": "snippets.second_head.ex06_heatmaps",
     "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex04_heatmaps",
 }

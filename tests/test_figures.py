@@ -12,6 +12,7 @@ import torch
 from hooks.generated import FIGURES, figure_svg
 from snippets.attention_inputs import tokens
 from snippets.one_head.ex03_weights import weights
+from snippets.one_head.ex05_heatmap import fig as one_head_fig
 from snippets.random_heads.ex01_init_schemes import inits
 from snippets.random_heads.ex04_heatmaps import fig as random_fig
 from snippets.random_heads.ex04_heatmaps import pairs
@@ -28,6 +29,17 @@ def drawn(ax) -> torch.Tensor:
     assert [t.get_text() for t in ax.get_xticklabels()] == tokens
     assert [t.get_text() for t in ax.get_yticklabels()] == tokens
     return image
+
+
+def test_one_head_figure_is_drawn_from_head_1s_weights():
+    (ax,) = one_head_fig.axes
+    assert torch.allclose(drawn(ax), weights, atol=1e-7)
+
+
+def test_alt_one_head_pale_and_journey_starts_on_top():
+    assert weights.max() < 0.25  # "no weight reaches a quarter"
+    top_two = {tokens.index("journey"), tokens.index("starts")}
+    assert all(set(r) == top_two for r in weights.topk(2, dim=-1).indices.tolist())
 
 
 def test_two_heads_figure_is_drawn_from_both_heads_weights():

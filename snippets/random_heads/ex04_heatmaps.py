@@ -1,9 +1,9 @@
 import torch
 
 from snippets.attention_inputs import inputs
+from snippets.one_head.ex05_heatmap import Figure, heatmap
 from snippets.random_heads.ex01_init_schemes import inits
 from snippets.random_heads.ex02_one_pair import random_head_weights
-from snippets.second_head.ex06_heatmaps import Figure, heatmap
 
 # --8<-- [start:page]
 pairs = {}  # init name -> (head A's weights, head B's weights), each (6, 6)
