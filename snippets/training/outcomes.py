@@ -1,0 +1,84 @@
+"""What the experiment claims, as numbers, and the check of every seed.
+
+The thresholds are chosen here, stated on the page, and asserted by the tests
+and by the notebook itself.
+"""
+
+from dataclasses import dataclass
+
+import torch
+
+from snippets.training.metrics import head_divergence, where_heads_look
+from snippets.training.train import Run, held_out, train
+
+SEEDS = range(5)
+
+TWO_HEADS_MIN_ACCURACY = 0.85  # on each of the two outputs
+ONE_HEAD_MAX_ACCURACY = 0.60  # averaged over the two outputs
+ONE_HEAD_MIN_MSE_RATIO = 10  # its test error over the two heads' test error
+JS_BEFORE_MAX = 0.05  # bits: the two heads start alike ...
+JS_AFTER_MIN = 0.50  # bits: ... and end far apart
+ROLE_MIN_ATTENTION = 0.90  # a head "asks" a question when it puts this much there
+
+
+@dataclass
+class Outcome:
+    """The numbers for one seed: two heads of width 2 against one of width 4."""
+
+    seed: int
+    two: Run
+    one: Run
+    js_before: float
+    js_after: float
+    looks: torch.Tensor  # (2 heads, 2 places): attention on previous / largest k
+
+    def failures(self) -> list[str]:
+        """Every claim this seed breaks, in words (empty when all hold)."""
+        broken = []
+        if self.two.test_accuracy.min() < TWO_HEADS_MIN_ACCURACY:
+            broken.append("two heads are not accurate on both outputs")
+        if self.one.test_accuracy.mean() > ONE_HEAD_MAX_ACCURACY:
+            broken.append("one head of width 4 is too accurate")
+        if self.one.test_mse < ONE_HEAD_MIN_MSE_RATIO * self.two.test_mse:
+            broken.append("one head's error is not clearly larger")
+        if self.js_before > JS_BEFORE_MAX:
+            broken.append("the heads do not start alike")
+        if self.js_after < JS_AFTER_MIN:
+            broken.append("the heads do not end apart")
+        best = self.looks.max(dim=0).values  # the best head for each place
+        if (
+            best.min() < ROLE_MIN_ATTENTION
+            or self.looks.argmax(dim=0).unique().numel() < 2
+        ):
+            broken.append("no separate head for each of the two lookups")
+        return [f"seed {self.seed}: {b}" for b in broken]
+
+
+def run_seed(seed: int) -> Outcome:
+    x, _ = held_out()
+    two, one = (
+        train(n_heads=2, head_dim=2, seed=seed),
+        train(n_heads=1, head_dim=4, seed=seed),
+    )
+    with torch.no_grad():
+        before, after = two.before(x)[1], two.after(x)[1]
+    return Outcome(
+        seed, two, one, head_divergence(before), head_divergence(after),
+        where_heads_look(after, x),
+    )  # fmt: skip
+
+
+def summary(outcomes: list[Outcome]) -> str:
+    """A plain-text table, one row per seed."""
+    lines = [
+        "seed | JS before | JS after | 2 heads: acc prev, acc max-k, MSE "
+        "| 1 head: acc prev, acc max-k, MSE",
+    ]
+    for o in outcomes:
+        a2, a1 = o.two.test_accuracy.tolist(), o.one.test_accuracy.tolist()
+        lines.append(
+            f"{o.seed:4d} | {o.js_before:9.3f} | {o.js_after:8.3f} | "
+            f"{a2[0]:17.2f}, {a2[1]:11.2f}, {o.two.test_mse:.4f} | "
+            f"{a1[0]:16.2f}, {a1[1]:11.2f}, {o.one.test_mse:.4f}"
+        )
+    return "\n".join(lines)
