@@ -20,7 +20,7 @@ serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
 	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
 test: $(STAMP)  ## the whole suite: pages, claims, strict build, lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --cov --cov-report=term-missing:skip-covered
 
 build: $(STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict

@@ -1,4 +1,5 @@
-"""Code shown on the site's pages. Each file runs on its own:
+"""Code shown on the site's pages.
 
-    python -m snippets.one_head.ex01_projections
+Each file runs on its own from the repository root, for example
+`python -m snippets.one_head.ex01_projections`.
 """

@@ -1,0 +1,227 @@
+"""Run every code block of every page, after snippet expansion, as a reader would.
+
+All Python blocks of a page run in order in one namespace: a reader who pastes them,
+in order, into one fresh Python session. The text block after
+`<!--pytest-codeblocks:expected-output-->` must equal what the block printed;
+a failure names the page and line and shows a diff. `--update-outputs` rewrites
+those blocks from the code instead (`make update-outputs`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import io
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from pytest_codeblocks.plugin import TestBlock
+
+from tests.pages import (
+    DOCS,
+    EXPECTED_OUTPUT_MARKER,
+    OUTPUT,
+    PYTHON,
+    ROOT,
+    SHELL,
+    code_blocks,
+    expand,
+    language,
+)
+
+TALLY = Counter()
+UPDATES: dict[Path, dict[int, str]] = {}  # page -> {page line of code block: output}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-outputs",
+        action="store_true",
+        help="rewrite the output blocks on the pages from what the code prints",
+    )
+
+
+def pytest_configure(config):
+    threads = os.environ.get("HEADS_THREADS")
+    if threads:  # the single-thread check runs the pages again with HEADS_THREADS=1
+        import torch
+
+        torch.set_num_threads(int(threads))
+
+
+def pytest_collect_file(file_path: Path, parent):
+    if file_path.suffix == ".md" and DOCS in file_path.parents:
+        return PageFile.from_parent(parent, path=file_path)
+    return None
+
+
+class PageError(Exception):
+    """A problem with a page's code blocks, reported without a Python traceback."""
+
+
+class PageFile(pytest.File):
+    def collect(self):
+        try:
+            page = expand(self.path)
+        except Exception as error:  # a missing snippet file or section
+            raise PageError(f"{self.path.relative_to(ROOT)}: {error}") from error
+        self.namespace: dict = {"__name__": "__main__"}
+        self.ran = 0
+        self.blocks: list[PageBlock] = []
+        TALLY["pages"] += 1
+        for block in code_blocks(page):
+            lang = language(block)
+            line = page.page_line(block.lineno)
+            name = f"line {line}"
+            if lang in OUTPUT:
+                raise PageError(
+                    f"{page.name}:{line}: an output block that no test checks; put "
+                    f"{EXPECTED_OUTPUT_MARKER} before it, right after its code block"
+                )
+            if lang not in PYTHON | SHELL:
+                continue
+            skips = [m for m in block.marks if m.startswith("pytest.mark.skip")]
+            if lang in SHELL and not skips:
+                raise PageError(
+                    f"{page.name}:{line}: a {lang} block must carry "
+                    '<!--pytest.mark.skip(reason="...")--> saying why it does not run'
+                )
+            for mark in skips:
+                if "reason=" not in mark:
+                    raise PageError(f"{page.name}:{line}: a skip needs reason='...'")
+            item = PageBlock.from_parent(self, name=name, obj=block)
+            item.page_line = line
+            item.page_name = page.name
+            for mark in block.marks:
+                item.add_marker(eval(mark, {"pytest": pytest}))
+            if not skips:
+                self.blocks.append(item)
+            else:
+                TALLY["skipped with a reason"] += 1
+            yield item
+
+    def run_until(self, item: PageBlock) -> str:
+        """Run the page's blocks up to `item` (once each) and return its output."""
+        index = self.blocks.index(item)
+        while self.ran <= index:
+            block = self.blocks[self.ran]
+            where = f"{block.page_name}:{block.page_line}"
+            code = compile(block.obj.code, where, "exec")
+            stdout = io.StringIO()
+            self.ran += 1
+            with contextlib.redirect_stdout(stdout):
+                exec(code, self.namespace)
+            block.output = stdout.getvalue()
+        return item.output
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, PageError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class PageBlock(TestBlock):
+    """A Python block of a page, run in the page's shared namespace."""
+
+    output: str = ""
+
+    def runtest(self):
+        page: PageFile = self.parent
+        where = f"{self.page_name}:{self.page_line}"
+        try:
+            actual = page.run_until(self)
+        except Exception as error:
+            raise PageError(
+                f"{where}: the code block raised {type(error).__name__}: {error}\n"
+                + "".join(_numbered(self.obj.code))
+            ) from error
+        TALLY["code blocks executed"] += 1
+        expected = self.obj.expected_output
+        if self.config.getoption("update_outputs"):
+            if actual != (expected or ""):
+                UPDATES.setdefault(self.path, {})[self.page_line] = actual
+            return
+        if expected is None:
+            if actual:
+                raise PageError(
+                    f"{where}: the block prints, but the page shows no output block "
+                    f"after it (run `make update-outputs`):\n{actual}"
+                )
+            return
+        TALLY["outputs checked"] += 1
+        if actual != expected:
+            diff = difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                actual.splitlines(keepends=True),
+                fromfile=f"{where} (output block on the page)",
+                tofile=f"{where} (what the code prints)",
+            )
+            raise PageError(
+                f"{where}: the page's output block does not match the code.\n"
+                + "".join(diff)
+                + "\nIf the change is intended, run `make update-outputs`."
+            )
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, PageError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, self.page_line - 1, f"{self.page_name}:{self.page_line}"
+
+
+def _numbered(code: str) -> list[str]:
+    return [f"  {n:>3} | {line}\n" for n, line in enumerate(code.splitlines(), 1)]
+
+
+# -- update mode ---------------------------------------------------------------------
+
+_FENCE = re.compile(r"^(\s*)(`{3,})")
+
+
+def _rewrite(path: Path, outputs: dict[int, str]) -> None:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for code_line in sorted(outputs, reverse=True):  # bottom up: line numbers hold
+        start = code_line - 1
+        indent, fence = _FENCE.match(lines[start]).groups()
+        end = next(i for i in range(start + 1, len(lines)) if lines[i].strip() == fence)
+        new_output = outputs[code_line].rstrip("\n").split("\n")
+        body = [indent + x if x else x for x in new_output]
+        after = end + 1
+        while after < len(lines) and not lines[after].strip():
+            after += 1
+        if after < len(lines) and lines[after].strip() == EXPECTED_OUTPUT_MARKER:
+            open_ = after + 1
+            while not lines[open_].strip():
+                open_ += 1
+            close = next(
+                i for i in range(open_ + 1, len(lines)) if lines[i].strip() == fence
+            )
+            lines[open_ + 1 : close] = body if outputs[code_line] else []
+        else:
+            block = ["", indent + EXPECTED_OUTPUT_MARKER, "", indent + "```text"]
+            lines[end + 1 : end + 1] = [*block, *body, indent + "```"]
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def pytest_sessionfinish(session):
+    for path, outputs in UPDATES.items():
+        _rewrite(path, outputs)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if TALLY["pages"]:
+        terminalreporter.write_line(
+            f"pages: {TALLY['pages']}, code blocks executed: "
+            f"{TALLY['code blocks executed']}, outputs checked: "
+            f"{TALLY['outputs checked']}, blocks skipped with a reason: "
+            f"{TALLY['skipped with a reason']}"
+        )
+    for path, outputs in UPDATES.items():
+        terminalreporter.write_line(
+            f"updated {len(outputs)} output block(s) in {path.relative_to(ROOT)}"
+        )

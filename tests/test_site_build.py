@@ -1,0 +1,127 @@
+"""The strict build passes, shows the article's numbers, and fails loudly on faults."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.pages import ROOT
+
+MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+SOURCES = ["mkdocs.yml", "docs", "snippets", "overrides", "hooks"]
+
+
+def build(root: Path, site: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*MKDOCS, "--site-dir", str(site)],
+        cwd=root,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    site = tmp_path_factory.mktemp("site")
+    result = build(ROOT, site)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return site
+
+
+def page_text(site: Path, page: str) -> str:
+    html = (site / page / "index.html").read_text(encoding="utf-8")
+    return re.sub(r"<[^>]+>", "", html)
+
+
+@pytest.mark.parametrize(
+    "page, numbers",
+    [
+        (
+            "one-head",
+            ["0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820", "0.3061, 0.8210"],
+        ),
+        (
+            "second-head",
+            [
+                "0.6026, 0.1537, 0.1365, 0.0216, 0.0055, 0.0800",
+                "0.4345, 0.4181",
+                "0.3061, 0.8210, 0.4345, 0.4181",
+            ],
+        ),
+    ],
+)
+def test_built_site_shows_the_articles_numbers(built_site, page, numbers):
+    text = page_text(built_site, page)
+    for number in numbers:
+        assert number in text, f"{page}: {number} missing from the built page"
+
+
+def test_math_is_served_by_the_site_itself(built_site):
+    assert (built_site / "assets/katex/katex.min.js").exists()
+    html = (built_site / "one-head/index.html").read_text(encoding="utf-8")
+    assert 'class="arithmatex"' in html
+    fetched = re.findall(r'<script[^>]*src="([^"]+)"', html)
+    fetched += re.findall(r'<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"', html)
+    assert any("katex" in url for url in fetched)
+    assert not [url for url in fetched if "//" in url], "assets from another host"
+
+
+@pytest.fixture
+def copy_of_site(tmp_path):
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name)
+        elif source.exists():
+            shutil.copy(source, tmp_path / name)
+    return tmp_path
+
+
+FAULTS = {
+    "missing snippet file": (
+        '--8<-- "snippets/one_head/ex02_scores.py:page"',
+        '--8<-- "snippets/one_head/ex02_gone.py:page"',
+        "ex02_gone.py",
+    ),
+    "missing snippet section": (
+        '--8<-- "snippets/one_head/ex02_scores.py:page"',
+        '--8<-- "snippets/one_head/ex02_scores.py:gone"',
+        "gone",
+    ),
+    "broken page link": (
+        "[Next: a second head :material-arrow-right:](second-head.md)",
+        "[Next: a second head](second-hed.md)",
+        "second-hed.md",
+    ),
+    "broken anchor": (
+        "[Next: a second head :material-arrow-right:](second-head.md)",
+        "[Next: a second head](second-head.md#no-such-heading)",
+        "no-such-heading",
+    ),
+    "broken raw html link": (
+        "[Next: a second head :material-arrow-right:](second-head.md){ .md-button }",
+        '<a href="../no-such-page/">Next</a>',
+        "no-such-page",
+    ),
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_planted_fault_fails_the_build_naming_the_file(copy_of_site, tmp_path, fault):
+    old, new, named = FAULTS[fault]
+    page = copy_of_site / "docs" / "one-head.md"
+    text = page.read_text(encoding="utf-8")
+    assert old in text
+    page.write_text(text.replace(old, new), encoding="utf-8")
+    result = build(copy_of_site, tmp_path / "out")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, f"{fault}: the build passed\n{output}"
+    assert named in output, output
+    assert "one-head.md" in output or fault.startswith("missing snippet"), output

@@ -1,0 +1,77 @@
+"""Claims on docs/try-it.md: equal projections give equal heads; two narrow heads
+cost what one wide head costs, except for the softmax rows."""
+
+import pytest
+import torch
+
+from snippets.attention_inputs import inputs
+from snippets.try_it.ex01_equal_projections import (
+    attention_head,
+    head1,
+    head2,
+    head2_copy,
+)
+from snippets.try_it.ex02_parameter_count import params_one, params_two
+from snippets.try_it.ex03_flop_count import (
+    count_flops,
+    flops_one,
+    flops_two,
+    narrow,
+    wide,
+)
+from tests.pages import check_prose_numbers
+
+
+def test_equal_projections_give_identical_outputs():
+    """Claim 2: heads differ only because their projections differ."""
+    assert torch.equal(head1, head2_copy)
+    assert not torch.allclose(head1, head2, atol=0.05)
+
+
+def test_same_parameter_count():
+    assert params_two == params_one == 3 * 3 * 4
+
+
+def test_same_matmul_flops():
+    assert flops_two == flops_one > 0
+
+
+@pytest.mark.parametrize("d, h, T", [(4, 2, 6), (12, 3, 10), (768, 12, 32)])
+def test_matmul_flops_do_not_depend_on_the_number_of_heads(d, h, T):
+    x = torch.rand(T, 3)
+    heads = [[torch.rand(3, d // h) for _ in range(3)] for _ in range(h)]
+    one = [torch.rand(3, d) for _ in range(3)]
+    split = count_flops(lambda: [attention_head(x, *w) for w in heads])
+    whole = count_flops(lambda: attention_head(x, *one))
+    # projections 3 * T*3*d, scores T*T*d, mixing T*T*d multiply-adds; 2 FLOPs each
+    assert split == whole == 2 * (3 * T * 3 * d + 2 * T * T * d)
+
+
+def test_softmax_rows_double(monkeypatch):
+    """Count the rows the softmax actually normalises, independently of the page."""
+    rows = []
+    real_softmax = torch.softmax
+
+    def counting_softmax(x, dim):
+        rows.append(x.numel() // x.shape[dim])
+        return real_softmax(x, dim=dim)
+
+    monkeypatch.setattr(torch, "softmax", counting_softmax)
+    for head in narrow:
+        attention_head(inputs, *head)
+    two = sum(rows)
+    rows.clear()
+    attention_head(inputs, *wide)
+    assert (two, sum(rows)) == (12, 6)
+
+
+def test_prose_numbers():
+    check_prose_numbers(
+        "try-it.md",
+        computed={
+            "parameters": str(params_two),
+            "softmax rows, two heads": str(2 * inputs.shape[0]),
+            "softmax rows, one head": str(inputs.shape[0]),
+        },
+        definitions={"1", "2", "3", "4"},  # exercise numbers, widths, 3 x 3 x 4
+    )
