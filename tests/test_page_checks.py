@@ -10,7 +10,15 @@ import pytest
 
 from tests.pages import ROOT
 
-COPY = ["pyproject.toml", "mkdocs.yml", "docs", "snippets", "tests"]
+COPY = [
+    "pyproject.toml",
+    "mkdocs.yml",
+    "docs",
+    "snippets",
+    "tests",
+    "overrides",
+    "hooks",
+]
 
 
 def run_pytest(cwd, *args, **env):

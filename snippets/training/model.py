@@ -23,16 +23,24 @@ class Attention(nn.Module):
         self.W_o = nn.Linear(width, d_out)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Return outputs (n, T, d_out) and attention weights (n, heads, T, T)."""
+        """Outputs (n, T, d_out) and attention weights (n, heads, T, T)."""
         n, t, _ = x.shape
 
         def split(z):  # (n, T, heads * head_dim) -> (n, heads, T, head_dim)
             return z.view(n, t, self.n_heads, self.head_dim).transpose(1, 2)
 
-        q, k, v = split(self.W_query(x)), split(self.W_key(x)), split(self.W_value(x))
-        scores = q @ k.transpose(-2, -1) / self.head_dim**0.5  # (n, heads, T, T)
+        q, k, v = (
+            split(self.W_query(x)),
+            split(self.W_key(x)),
+            split(self.W_value(x)),
+        )
+        scores = (
+            q @ k.transpose(-2, -1) / self.head_dim**0.5
+        )  # (n, heads, T, T)
         weights = scores.softmax(dim=-1)  # every row sums to one
-        context = (weights @ v).transpose(1, 2).reshape(n, t, -1)  # (n, T, width)
+        context = (
+            (weights @ v).transpose(1, 2).reshape(n, t, -1)
+        )  # (n, T, width)
         return self.W_o(context), weights
 
 

@@ -18,19 +18,23 @@ ONE_HEAD_MAX_ACCURACY = 0.60  # averaged over the two outputs
 ONE_HEAD_MIN_MSE_RATIO = 10  # its test error over the two heads' test error
 JS_BEFORE_MAX = 0.05  # bits: the two heads start alike ...
 JS_AFTER_MIN = 0.50  # bits: ... and end far apart
-ROLE_MIN_ATTENTION = 0.90  # a head "asks" a question when it puts this much there
+ROLE_MIN_ATTENTION = (
+    0.90  # a head "asks" a question when it puts this much there
+)
 
 
 @dataclass
 class Outcome:
-    """The numbers for one seed: two heads of width 2 against one of width 4."""
+    """One seed: two heads of width 2 against one of width 4."""
 
     seed: int
     two: Run
     one: Run
     js_before: float
     js_after: float
-    looks: torch.Tensor  # (2 heads, 2 places): attention on previous / largest k
+    looks: (
+        torch.Tensor
+    )  # (2 heads, 2 places): attention on previous / largest k
 
     def failures(self) -> list[str]:
         """Every claim this seed breaks, in words (empty when all hold)."""

@@ -26,7 +26,9 @@ class Run:
     after: Attention
     losses: list[float] = field(default_factory=list)
     test_mse: float = math.nan
-    test_accuracy: torch.Tensor | None = None  # (2,): previous value, largest-k value
+    test_accuracy: torch.Tensor | None = (
+        None  # (2,): previous value, largest-k value
+    )
 
 
 def held_out(n: int = N_TEST) -> tuple[torch.Tensor, torch.Tensor]:
@@ -37,8 +39,8 @@ def held_out(n: int = N_TEST) -> tuple[torch.Tensor, torch.Tensor]:
 def train(n_heads: int, head_dim: int, seed: int, steps: int = STEPS) -> Run:
     """Train from seed `seed`: the same seed gives the same run, bit for bit.
 
-    Runs on one thread: for tensors this small that is also the fastest, and it
-    keeps the result independent of how many cores the machine has.
+    Runs on one thread: for tensors this small that is also the fastest, and
+    it keeps the result independent of how many cores the machine has.
     """
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -56,7 +58,9 @@ def _train(n_heads: int, head_dim: int, seed: int, steps: int) -> Run:
 
     data = torch.Generator().manual_seed(seed)  # the training sequences
     optimizer = torch.optim.Adam(model.parameters(), lr=LR, fused=True)
-    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=steps)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(
+        optimizer, T_max=steps
+    )
     run = Run(n_heads, head_dim, seed, before, model)
     for _ in range(steps):
         x, y = make_batch(BATCH, data)

@@ -1,4 +1,4 @@
-"""Keep mkdocs-jupyter's execution cache honest.
+"""Notebook pages (mkdocs-jupyter): an honest execution cache, no MathJax.
 
 The plugin keys its cache on the notebook's bytes only, so a change in the code the
 notebook imports (snippets/) would serve a stale page. This hook keys the cache
@@ -8,6 +8,7 @@ always executes every notebook from scratch.
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 
@@ -23,3 +24,19 @@ def on_config(config):
     cache = root / ".cache" / "mkdocs-jupyter" / code.hexdigest()[:16]
     plugin.config["cache_dir"] = str(cache)
     return config
+
+
+# nbconvert's template loads MathJax from a CDN unless told another address; with
+# the plugin's empty default it writes `<script src="">` and a MathJax config. This
+# site typesets math with its own KaTeX (assets/js/katex-init.js), which also
+# covers notebook cells, so both are dropped.
+MATHJAX = re.compile(
+    r'<script src=""> </script>|<script type="text/x-mathjax-config">.*?</script>',
+    re.S,
+)
+
+
+def on_post_page(output, page, config):
+    if page.file.src_uri.endswith(".ipynb"):
+        return MATHJAX.sub("", output)
+    return output
