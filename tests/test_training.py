@@ -29,7 +29,7 @@ NOTEBOOK = ROOT / "docs" / "training.ipynb"
 @pytest.fixture(scope="module")
 def outcomes() -> dict[int, claims.Outcome]:
     torch.use_deterministic_algorithms(True)
-    return {seed: claims.run_seed(seed) for seed in claims.SEEDS}
+    return {o.seed: o for o in claims.run_all()}  # trained, or saved by the build
 
 
 # --- the task and the model ----------------------------------------------------------
@@ -136,6 +136,24 @@ def test_the_check_catches_each_broken_claim(outcomes):
         looks=torch.tensor([[0.95, 0.2], [0.9, 0.2]]),
     )  # fmt: skip
     assert len(broken.failures()) == 6
+
+
+def test_runs_are_saved_per_version_of_the_code(monkeypatch, tmp_path):
+    trained = []
+    monkeypatch.setattr(claims, "run_seed", lambda seed: trained.append(seed) or seed)
+    assert claims.run_all([3, 4], cache=tmp_path) == [3, 4]
+    assert claims.run_all([3, 4], cache=tmp_path) == [3, 4]  # loaded, not trained
+    assert trained == [3, 4]
+    assert claims.run_all([3], cache=None) == [3] and trained == [3, 4, 3]
+    assert [p.name.split("-", 1)[1] for p in tmp_path.iterdir()] == ["3-4.pt"]
+
+
+def test_saved_runs_equal_fresh_runs(outcomes):
+    fresh = claims.run_seed(0)
+    saved = outcomes[0]
+    assert fresh.two.losses == saved.two.losses
+    assert fresh.one.test_mse == saved.one.test_mse
+    assert fresh.js_after == saved.js_after
 
 
 def test_heads_before_training_stay_near_uniform(outcomes):

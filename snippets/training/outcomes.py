@@ -4,7 +4,10 @@ The thresholds are chosen here, stated on the page, and asserted by the tests
 and by the notebook itself.
 """
 
+import hashlib
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
@@ -70,6 +73,41 @@ def run_seed(seed: int) -> Outcome:
         seed, two, one, head_divergence(before), head_divergence(after),
         where_heads_look(after, x),
     )  # fmt: skip
+
+
+CACHE = Path(__file__).parents[2] / ".cache" / "training"
+
+
+def code_key() -> str:
+    """A fingerprint of the training code: this folder's files and torch."""
+    h = hashlib.sha256(torch.__version__.encode())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.name.encode() + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def run_all(seeds=SEEDS, cache: Path | None = CACHE) -> list[Outcome]:
+    """Every seed's outcome, trained once per version of the code.
+
+    The site's build (the notebook) and its tests need the same runs; saving
+    them under .cache/training/, keyed on the code that produced them, lets
+    whichever comes first train and the other load. Training is deterministic,
+    so a loaded run is bit for bit the run that would be trained.
+    """
+    path = (
+        cache / f"{code_key()}-{'-'.join(map(str, seeds))}.pt"
+        if cache
+        else None
+    )
+    if path is not None and path.exists():
+        return torch.load(path, weights_only=False)
+    outcomes = [run_seed(seed) for seed in seeds]
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        torch.save(outcomes, partial)
+        partial.replace(path)  # atomic: a reader never sees half a file
+    return outcomes
 
 
 def summary(outcomes: list[Outcome]) -> str:
