@@ -42,6 +42,6 @@ def attentions(sentence):
 
 
 tokens, weights = attentions(sentences[0])
-print(tokens)
+print(" ".join(tokens))
 print(weights.shape, "= (layers, heads, tokens, tokens)")
 # --8<-- [end:page]

@@ -113,14 +113,14 @@ def run_all(seeds=SEEDS, cache: Path | None = CACHE) -> list[Outcome]:
 def summary(outcomes: list[Outcome]) -> str:
     """A plain-text table, one row per seed."""
     lines = [
-        "seed | JS before | JS after | 2 heads: acc prev, acc max-k, MSE "
-        "| 1 head: acc prev, acc max-k, MSE",
+        "      JS divergence   two heads of width 2   one head of width 4",
+        "seed  before  after   acc prev  max k   MSE   acc prev  max k   MSE",
     ]
     for o in outcomes:
         a2, a1 = o.two.test_accuracy.tolist(), o.one.test_accuracy.tolist()
         lines.append(
-            f"{o.seed:4d} | {o.js_before:9.3f} | {o.js_after:8.3f} | "
-            f"{a2[0]:17.2f}, {a2[1]:11.2f}, {o.two.test_mse:.4f} | "
-            f"{a1[0]:16.2f}, {a1[1]:11.2f}, {o.one.test_mse:.4f}"
+            f"{o.seed:4d}  {o.js_before:6.3f}  {o.js_after:5.3f}   "
+            f"{a2[0]:8.2f}  {a2[1]:5.2f}  {o.two.test_mse:.3f}   "
+            f"{a1[0]:8.2f}  {a1[1]:5.2f}  {o.one.test_mse:.3f}"
         )
     return "\n".join(lines)
