@@ -6,6 +6,7 @@ same experiment runs once per seed, in-process, and each claim is asserted.
 
 import json
 import math
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from snippets.training.figures import heatmaps, loss_curves, position_labels
 from snippets.training.metrics import head_divergence, js_divergence, where_heads_look
 from snippets.training.model import Attention, count_parameters
 from snippets.training.train import held_out, train
+from tests.test_site_build import SOURCES, build
 
 matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parents[1]
@@ -208,3 +210,37 @@ def test_notebook_is_executed_strictly_and_downloadable():
     assert jupyter["include_source"] is True and jupyter["include"] == ["*.ipynb"]
     assert {"Heads that learn": "training.ipynb"} in config["nav"]
     assert "page.nb_url" in (ROOT / "overrides" / "main.html").read_text()
+
+
+# --- the notebook page fails the build loudly -----------------------------------------
+
+
+@pytest.fixture
+def copy_of_site(tmp_path):
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name)
+        elif source.exists():
+            shutil.copy(source, tmp_path / name)
+    return tmp_path
+
+
+def test_a_broken_link_in_the_notebook_fails_the_build(copy_of_site, tmp_path):
+    text = (copy_of_site / "docs/training.ipynb").read_text(encoding="utf-8")
+    assert "../random-heads/" in text
+    broken = text.replace("../random-heads/", "../no-such-page/")
+    (copy_of_site / "docs/training.ipynb").write_text(broken, encoding="utf-8")
+    result = build(copy_of_site, tmp_path / "out", HEADS_EXECUTE_NOTEBOOKS="false")
+    assert result.returncode != 0
+    assert "no-such-page" in result.stdout + result.stderr
+
+
+def test_an_error_in_a_notebook_cell_fails_the_build(copy_of_site, tmp_path):
+    nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    cell = dict(nb["cells"][1], source="raise ValueError('planted in a cell')")
+    nb["cells"] = [nb["cells"][0], cell]  # the title, then the failing cell
+    (copy_of_site / "docs/training.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    result = build(copy_of_site, tmp_path / "out", CI="true")
+    assert result.returncode != 0
+    assert "planted in a cell" in result.stdout + result.stderr
