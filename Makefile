@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build lint format update-outputs clean
+.PHONY: serve test build lint format update-outputs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,9 @@ format: $(STAMP)
 
 update-outputs: $(STAMP)  ## rewrite every output block on the pages from the code
 	$(BIN)/python -m pytest docs --update-outputs -q -p no:cacheprovider
+
+bench: $(STAMP)  ## time every attention variant; writes docs/assets/data/bench.json
+	$(BIN)/python -m benchmarks.bench_attention
 
 clean:
 	rm -rf site .pytest_cache .coverage htmlcov

@@ -1,0 +1,27 @@
+import torch
+
+from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads
+from snippets.multi_head_attention.ex04_module import MultiHeadAttention
+
+
+def max_diff(a, b):
+    """The largest absolute difference between two tensors, as a float."""
+    return (a - b).abs().max().item()
+
+
+@torch.no_grad()
+def copy_loop_into_module(loop, mha):
+    """Stack each head's rows into the module's single projections."""
+    for name in ("W_q", "W_k", "W_v"):
+        rows = [getattr(head, name).weight for head in loop.heads]
+        getattr(mha, name).weight.copy_(torch.cat(rows))  # (d_out, d_in)
+    mha.W_o.weight.copy_(loop.W_o.weight)  # (d_out, d_out)
+
+
+torch.manual_seed(0)
+x = torch.randn(2, 10, 24)  # (b, t, d_model): two sequences of ten tokens
+loop = LoopOfHeads(d_in=24, d_out=24, num_heads=4)
+mha = MultiHeadAttention(d_in=24, d_out=24, num_heads=4)
+copy_loop_into_module(loop, mha)
+reference = loop(x)  # (2, 10, 24): every later rung is compared with this
+print(max_diff(mha(x), reference) < 1e-5)

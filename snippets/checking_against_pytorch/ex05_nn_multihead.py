@@ -1,0 +1,33 @@
+import torch
+
+from snippets.checking_against_pytorch.ex01_loop_equals_module import (
+    max_diff,
+    mha,
+    reference,
+    x,
+)
+from snippets.multi_head_attention.ex01_loop_of_heads import causal_mask
+
+# isort: split
+# --8<-- [start:page]
+from torch import nn
+
+
+@torch.no_grad()
+def to_torch_mha(mha):
+    """An nn.MultiheadAttention holding our module's weights."""
+    d = mha.W_o.weight.shape[0]
+    torch_mha = nn.MultiheadAttention(
+        d, mha.num_heads, bias=False, batch_first=True
+    )
+    stacked = [mha.W_q.weight, mha.W_k.weight, mha.W_v.weight]
+    torch_mha.in_proj_weight.copy_(torch.cat(stacked))  # (3 d, d)
+    torch_mha.out_proj.weight.copy_(mha.W_o.weight)  # (d, d)
+    return torch_mha
+
+
+torch_mha = to_torch_mha(mha)
+mask = causal_mask(10)  # (t, t): True = "may not attend", as in ours
+out, _ = torch_mha(x, x, x, attn_mask=mask, need_weights=False)
+print(max_diff(out, reference) < 1e-5)
+# --8<-- [end:page]

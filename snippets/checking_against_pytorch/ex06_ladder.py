@@ -1,0 +1,45 @@
+import torch
+
+from snippets.checking_against_pytorch.ex01_loop_equals_module import (
+    copy_loop_into_module,
+    max_diff,
+    x,
+)
+from snippets.checking_against_pytorch.ex02_einsum import einsum_attention
+from snippets.checking_against_pytorch.ex03_sdpa_module import (
+    SDPAMultiHeadAttention,
+)
+from snippets.checking_against_pytorch.ex05_nn_multihead import to_torch_mha
+from snippets.multi_head_attention.ex01_loop_of_heads import (
+    LoopOfHeads,
+    causal_mask,
+)
+from snippets.multi_head_attention.ex04_module import MultiHeadAttention
+
+
+# --8<-- [start:page]
+def ladder(x, num_heads, causal):
+    """Each rung's largest difference from the loop, one set of weights."""
+    b, t, d = x.shape
+    torch.manual_seed(1)
+    loop = LoopOfHeads(d, d, num_heads, causal=causal)
+    mha = MultiHeadAttention(d, d, num_heads, causal=causal)
+    copy_loop_into_module(loop, mha)
+    fused = SDPAMultiHeadAttention(d, d, num_heads, causal=causal)
+    fused.load_state_dict(mha.state_dict())
+    mask = causal_mask(t) if causal else None
+    torch_mha = to_torch_mha(mha)
+    torch_out, _ = torch_mha(x, x, x, attn_mask=mask, need_weights=False)
+    reference = loop(x)
+    return {
+        "batched module": max_diff(mha(x), reference),
+        "einsum": max_diff(einsum_attention(x, mha), reference),
+        "scaled_dot_product_attention": max_diff(fused(x), reference),
+        "nn.MultiheadAttention": max_diff(torch_out, reference),
+    }
+
+
+for causal in (True, False):
+    diffs = ladder(x, num_heads=4, causal=causal)
+    print(f"causal={causal}:", all(d < 1e-5 for d in diffs.values()))
+# --8<-- [end:page]

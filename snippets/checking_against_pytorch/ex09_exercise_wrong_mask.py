@@ -1,0 +1,15 @@
+from snippets.checking_against_pytorch.ex01_loop_equals_module import (
+    max_diff,
+    reference,
+    x,
+)
+from snippets.checking_against_pytorch.ex05_nn_multihead import (
+    mask,
+    torch_mha,
+)
+
+# --8<-- [start:page]
+wrong = mask.T  # True below the diagonal: now the past is hidden
+out, _ = torch_mha(x, x, x, attn_mask=wrong, need_weights=False)
+print(max_diff(out, reference) < 1e-5)  # the ladder catches it
+# --8<-- [end:page]

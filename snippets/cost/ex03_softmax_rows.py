@@ -1,0 +1,39 @@
+import torch
+
+from snippets.cost.ex01_parameters import d_model, heads_sweep
+from snippets.cost.ex02_flops import T, x
+from snippets.multi_head_attention.ex04_module import MultiHeadAttention
+
+# isort: split
+# --8<-- [start:page]
+from torch.overrides import TorchFunctionMode
+
+
+class SoftmaxRecorder(TorchFunctionMode):
+    """Notes the shape of every softmax output inside a `with` block."""
+
+    def __init__(self):
+        super().__init__()
+        self.shapes = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        if func is torch.softmax:
+            self.shapes.append(out.shape)
+        return out
+
+
+print("heads  softmax rows  = h T   map (MiB)  = 4 h T^2 bytes")
+with torch.no_grad():
+    for h in heads_sweep:
+        mha = MultiHeadAttention(d_model, d_model, h)
+        with SoftmaxRecorder() as recorder:
+            mha(x)
+        (shape,) = recorder.shapes  # (b, h, t, t): one map per head
+        rows = shape.numel() // shape[-1]
+        map_bytes = 4 * shape.numel()  # float32: 4 bytes per weight
+        print(
+            f"{h:>5}  {rows:>12,}  {rows == h * T}  {map_bytes / 2**20:>9.0f}"
+            f"  {map_bytes == 4 * h * T**2}"
+        )
+# --8<-- [end:page]
