@@ -104,6 +104,14 @@ def test_one_head_of_width_4_is_clearly_worse(outcomes, seed):
     assert o.one.test_accuracy[1] < 0.2
 
 
+def test_one_head_answers_close_to_0_for_the_largest_key_output(outcomes):
+    x, y = held_out()
+    for o in outcomes.values():
+        with torch.no_grad():
+            guess = o.one.after(x)[0][..., 1]
+        assert guess.abs().mean() < 0.2 < y[..., 1].abs().mean() / 2
+
+
 def test_one_head_sometimes_learns_the_previous_token_and_sometimes_neither(outcomes):
     # ... in some seeds it learns the previous-token lookup, in others neither.
     previous = [o.one.test_accuracy[0].item() for o in outcomes.values()]
