@@ -103,6 +103,8 @@ def test_page_credits_the_model_and_cites_the_caveat():
     for needed in ["Apache-2.0", "Reimers", "MiniLM", "Clark", "Jain", "--no-deps"]:
         assert needed in text
     assert Path(FIGURE).relative_to(DOCS).as_posix() in text
+    # the figure's alt text names the sentence the figure shows
+    assert sentences[7].lower().rstrip(".") in " ".join(text.split())
 
 
 def test_prose_numbers():
