@@ -29,14 +29,17 @@ def on_config(config):
 # nbconvert's template loads MathJax from a CDN unless told another address; with
 # the plugin's empty default it writes `<script src="">` and a MathJax config. This
 # site typesets math with its own KaTeX (assets/js/katex-init.js), which also
-# covers notebook cells, so both are dropped.
-MATHJAX = re.compile(
-    r'<script src=""> </script>|<script type="text/x-mathjax-config">.*?</script>',
+# covers notebook cells, so both are dropped, and so is the script that would
+# import Mermaid from a CDN (our notebooks have no diagrams).
+THIRD_PARTY = re.compile(
+    r'<script src=""> </script>'
+    r'|<script type="text/x-mathjax-config">.*?</script>'
+    r'|<script type="module">(?:(?!</script>).)*?mermaid\.esm\.min\.mjs.*?</script>',
     re.S,
 )
 
 
 def on_post_page(output, page, config):
     if page.file.src_uri.endswith(".ipynb"):
-        return MATHJAX.sub("", output)
+        return THIRD_PARTY.sub("", output)
     return output

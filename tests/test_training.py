@@ -6,6 +6,7 @@ same experiment runs once per seed, in-process, and each claim is asserted.
 
 import json
 import math
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -252,3 +253,16 @@ def test_an_error_in_a_notebook_cell_fails_the_build(copy_of_site, tmp_path):
     result = build(copy_of_site, tmp_path / "out", CI="true")
     assert result.returncode != 0
     assert "planted in a cell" in result.stdout + result.stderr
+
+
+def test_the_notebook_page_offers_the_ipynb_and_loads_nothing_from_elsewhere(tmp_path):
+    result = build(ROOT, tmp_path / "site", HEADS_EXECUTE_NOTEBOOKS="false")
+    assert result.returncode == 0, result.stdout + result.stderr
+    page = tmp_path / "site" / "training"
+    html = (page / "index.html").read_text(encoding="utf-8")
+    assert (page / "training.ipynb").read_bytes() == NOTEBOOK.read_bytes()
+    assert re.search(r'<a href="training.ipynb"[^>]*download', html)
+    scripts = re.findall(r'<script[^>]*src="([^"]*)"', html)
+    assert scripts and all(src.startswith("../assets/") for src in scripts), scripts
+    assert "cdnjs" not in html and "x-mathjax-config" not in html
+    assert "katex-init.js" in html and r"$$x_i = \big[" in html  # left for KaTeX
