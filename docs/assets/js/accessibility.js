@@ -1,6 +1,10 @@
-// Material adds a <nav class="md-code__nav"> (the copy button) to every code block,
-// with no name, so a page with two code blocks has several identical navigation
-// landmarks (axe: landmark-unique). Name each after its block as it appears.
+// Two fixes for axe-core on elements other scripts create or leave unnamed:
+// - Material adds a <nav class="md-code__nav"> (the copy button) to every code
+//   block, with no name, so a page with two code blocks has several identical
+//   navigation landmarks (landmark-unique). Name each after its block.
+// - Notebook code cells (mkdocs-jupyter) scroll sideways but cannot take the
+//   keyboard focus, so a keyboard user cannot scroll them
+//   (scrollable-region-focusable). Make them focusable, as Material does its own.
 (() => {
   const label = (nav) => {
     if (nav.hasAttribute("aria-label")) return;
@@ -10,7 +14,11 @@
     const number = blocks.indexOf(block) + 1;
     nav.setAttribute("aria-label", title ? `Code block ${number}: ${title}` : `Code block ${number}`);
   };
-  const labelAll = () => document.querySelectorAll("nav.md-code__nav").forEach(label);
-  new MutationObserver(labelAll).observe(document.body, { childList: true, subtree: true });
-  labelAll();
+  const fixAll = () => {
+    document.querySelectorAll("nav.md-code__nav").forEach(label);
+    document.querySelectorAll(".jupyter-wrapper .highlight-ipynb:not([tabindex])")
+      .forEach((cell) => cell.setAttribute("tabindex", "0"));
+  };
+  new MutationObserver(fixAll).observe(document.body, { childList: true, subtree: true });
+  fixAll();
 })();
