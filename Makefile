@@ -32,12 +32,12 @@ build: $(STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict
 
 lint: $(STAMP)
-	$(BIN)/ruff check snippets tests
-	$(BIN)/ruff format --check snippets tests
+	$(BIN)/ruff check
+	$(BIN)/ruff format --check
 
 format: $(STAMP)
-	$(BIN)/ruff check --fix snippets tests
-	$(BIN)/ruff format snippets tests
+	$(BIN)/ruff check --fix
+	$(BIN)/ruff format
 
 update-outputs: $(STAMP)  ## rewrite every output block on the pages from the code
 	$(BIN)/python -m pytest docs --update-outputs -q -p no:cacheprovider

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.browser_kit import built_site as shared_build
 from tests.pages import ROOT
 
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
@@ -28,11 +29,8 @@ def build(root: Path, site: Path, **env: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    site = tmp_path_factory.mktemp("site")
-    result = build(ROOT, site)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return site
+def built_site():
+    return shared_build()  # one strict build per test run, shared with the browser
 
 
 def page_text(site: Path, page: str) -> str:

@@ -22,6 +22,7 @@ from snippets.training.figures import heatmaps, loss_curves, position_labels
 from snippets.training.metrics import head_divergence, js_divergence, where_heads_look
 from snippets.training.model import Attention, count_parameters
 from snippets.training.train import held_out, train
+from tests.browser.browser_kit import built_site as shared_build
 from tests.test_site_build import SOURCES, build
 
 matplotlib.use("Agg")
@@ -255,10 +256,8 @@ def test_an_error_in_a_notebook_cell_fails_the_build(copy_of_site, tmp_path):
     assert "planted in a cell" in result.stdout + result.stderr
 
 
-def test_the_notebook_page_offers_the_ipynb_and_loads_nothing_from_elsewhere(tmp_path):
-    result = build(ROOT, tmp_path / "site", HEADS_EXECUTE_NOTEBOOKS="false")
-    assert result.returncode == 0, result.stdout + result.stderr
-    page = tmp_path / "site" / "training"
+def test_the_notebook_page_offers_the_ipynb_and_loads_nothing_from_elsewhere():
+    page = shared_build() / "training"  # the suite's one strict build
     html = (page / "index.html").read_text(encoding="utf-8")
     assert (page / "training.ipynb").read_bytes() == NOTEBOOK.read_bytes()
     assert re.search(r'<a href="training.ipynb"[^>]*download', html)
