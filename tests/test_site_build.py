@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -73,13 +74,7 @@ def test_math_is_served_by_the_site_itself(built_site):
 
 @pytest.fixture
 def copy_of_site(tmp_path):
-    for name in SOURCES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, tmp_path / name)
-        elif source.exists():
-            shutil.copy(source, tmp_path / name)
-    return tmp_path
+    return copy_sources(tmp_path)
 
 
 FAULTS = {
@@ -111,15 +106,39 @@ FAULTS = {
 }
 
 
+def copy_sources(root: Path) -> Path:
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, root / name)
+        elif source.exists():
+            shutil.copy(source, root / name)
+    return root
+
+
+@pytest.fixture(scope="module")
+def planted_builds(tmp_path_factory):
+    """Each fault planted in its own copy of the site, all built side by side (the
+    builds wait on subprocesses, so threads let them share the cores)."""
+
+    def plant_and_build(fault):
+        old, new, _ = FAULTS[fault]
+        root = copy_sources(tmp_path_factory.mktemp("planted"))
+        page = root / "docs" / "one-head.md"
+        text = page.read_text(encoding="utf-8")
+        assert old in text, f"{fault}: the text to break is no longer on the page"
+        page.write_text(text.replace(old, new), encoding="utf-8")
+        # The faults are in one-head.md: executing the notebook would only cost time.
+        return build(root, root / "out", HEADS_EXECUTE_NOTEBOOKS="false")
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return dict(zip(FAULTS, pool.map(plant_and_build, FAULTS), strict=True))
+
+
 @pytest.mark.parametrize("fault", FAULTS)
-def test_planted_fault_fails_the_build_naming_the_file(copy_of_site, tmp_path, fault):
-    old, new, named = FAULTS[fault]
-    page = copy_of_site / "docs" / "one-head.md"
-    text = page.read_text(encoding="utf-8")
-    assert old in text
-    page.write_text(text.replace(old, new), encoding="utf-8")
-    # The faults are in one-head.md: executing the notebook pages would only cost time.
-    result = build(copy_of_site, tmp_path / "out", HEADS_EXECUTE_NOTEBOOKS="false")
+def test_planted_fault_fails_the_build_naming_the_file(planted_builds, fault):
+    result = planted_builds[fault]
+    _, _, named = FAULTS[fault]
     output = result.stdout + result.stderr
     assert result.returncode != 0, f"{fault}: the build passed\n{output}"
     assert named in output, output
