@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -83,6 +84,21 @@ def language(block: CodeBlock) -> str:
 
 def code_blocks(page: ExpandedPage) -> list[CodeBlock]:
     return extract_from_buffer(io.StringIO("\n".join(page.lines) + "\n"))
+
+
+SITE_SOURCES = ["mkdocs.yml", "docs", "snippets", "overrides", "hooks"]
+
+
+def copy_sources(root: Path) -> Path:
+    """A copy of everything `mkdocs build` reads, to plant faults in."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in SITE_SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, root / name)
+        elif source.exists():
+            shutil.copy(source, root / name)
+    return root
 
 
 def pages() -> list[Path]:

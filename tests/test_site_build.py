@@ -2,7 +2,6 @@
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -11,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.browser.browser_kit import built_site as shared_build
-from tests.pages import ROOT
+from tests.pages import copy_sources
 
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-SOURCES = ["mkdocs.yml", "docs", "snippets", "overrides", "hooks"]
 
 
 def build(root: Path, site: Path, **env: str) -> subprocess.CompletedProcess:
@@ -72,11 +70,6 @@ def test_math_is_served_by_the_site_itself(built_site):
     assert not [url for url in fetched if "//" in url], "assets from another host"
 
 
-@pytest.fixture
-def copy_of_site(tmp_path):
-    return copy_sources(tmp_path)
-
-
 FAULTS = {
     "missing snippet file": (
         '--8<-- "snippets/one_head/ex02_scores.py:page"',
@@ -104,16 +97,6 @@ FAULTS = {
         "no-such-page",
     ),
 }
-
-
-def copy_sources(root: Path) -> Path:
-    for name in SOURCES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, root / name)
-        elif source.exists():
-            shutil.copy(source, root / name)
-    return root
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ same experiment runs once per seed, in-process, and each claim is asserted.
 import json
 import math
 import re
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,7 +22,8 @@ from snippets.training.metrics import head_divergence, js_divergence, where_head
 from snippets.training.model import Attention, count_parameters
 from snippets.training.train import held_out, train
 from tests.browser.browser_kit import built_site as shared_build
-from tests.test_site_build import SOURCES, build
+from tests.pages import copy_sources
+from tests.test_site_build import build
 
 matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,13 +227,7 @@ def test_notebook_is_executed_strictly_and_downloadable():
 
 @pytest.fixture
 def copy_of_site(tmp_path):
-    for name in SOURCES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, tmp_path / name)
-        elif source.exists():
-            shutil.copy(source, tmp_path / name)
-    return tmp_path
+    return copy_sources(tmp_path / "src")
 
 
 def test_a_broken_link_in_the_notebook_fails_the_build(copy_of_site, tmp_path):
