@@ -12,6 +12,7 @@ page tests do, stays cheap).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import json
@@ -83,7 +84,8 @@ def explorer_data() -> dict:
 @event_priority(50)  # before other plugins (htmlproofer) take their list of files
 def on_files(files, config):
     for path, module in FIGURES.items():
-        fig = importlib.import_module(module).fig
+        with contextlib.redirect_stdout(io.StringIO()):  # the snippets print their
+            fig = importlib.import_module(module).fig  # results; the build need not
         files.append(File.generated(config, path, content=figure_svg(fig)))
     return files
 
