@@ -14,6 +14,7 @@ import difflib
 import io
 import os
 import re
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -84,17 +85,13 @@ class PageFile(pytest.File):
             if lang not in PYTHON | SHELL:
                 continue
             skips = [m for m in block.marks if m.startswith("pytest.mark.skip")]
-            if lang in SHELL and not skips:
-                raise PageError(
-                    f"{page.name}:{line}: a {lang} block must carry "
-                    '<!--pytest.mark.skip(reason="...")--> saying why it does not run'
-                )
             for mark in skips:
                 if "reason=" not in mark:
                     raise PageError(f"{page.name}:{line}: a skip needs reason='...'")
             item = PageBlock.from_parent(self, name=name, obj=block)
             item.page_line = line
             item.page_name = page.name
+            item.shell = lang in SHELL
             for mark in block.marks:
                 item.add_marker(eval(mark, {"pytest": pytest}))
             if not skips:
@@ -108,14 +105,17 @@ class PageFile(pytest.File):
         index = self.blocks.index(item)
         while self.ran <= index:
             block = self.blocks[self.ran]
-            where = f"{block.page_name}:{block.page_line}"
-            code = compile(block.obj.code, where, "exec")
-            stdout = io.StringIO()
             self.ran += 1
-            with contextlib.redirect_stdout(stdout):
-                exec(code, self.namespace)
-            block.output = stdout.getvalue()
+            block.output = run_shell(block) if block.shell else self.run_python(block)
         return item.output
+
+    def run_python(self, block: PageBlock) -> str:
+        where = f"{block.page_name}:{block.page_line}"
+        code = compile(block.obj.code, where, "exec")
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout):
+            exec(code, self.namespace)
+        return stdout.getvalue()
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, PageError):
@@ -123,10 +123,27 @@ class PageFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
+def run_shell(block: PageBlock) -> str:
+    """A command for the reader's terminal, run from the repository root."""
+    result = subprocess.run(
+        block.obj.code,
+        shell=True,
+        executable="/bin/bash",
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if result.returncode:
+        raise RuntimeError(f"exit status {result.returncode}\n{result.stderr}")
+    return result.stdout
+
+
 class PageBlock(TestBlock):
     """A Python block of a page, run in the page's shared namespace."""
 
     output: str = ""
+    shell: bool = False
 
     def runtest(self):
         page: PageFile = self.parent
