@@ -1,45 +1,241 @@
-"""Notebook pages (mkdocs-jupyter): an honest execution cache, no MathJax.
+"""MkDocs hook: every Markdown page can be downloaded as a Jupyter notebook.
 
-The plugin keys its cache on the notebook's bytes only, so a change in the code the
-notebook imports (snippets/) would serve a stale page. This hook keys the cache
-folder on that code too, and turns the cache off entirely where CI is set, so CI
-always executes every notebook from scratch.
+At build time each page is expanded (`--8<--` includes, by pymdownx.snippets' own
+preprocessor with mkdocs.yml's options), turned into plain Markdown, and converted by
+jupytext: prose becomes Markdown cells, Python blocks become code cells, and the
+output block shown under a block on the page becomes that cell's output (the tests
+check that the code prints exactly that, on the page and in the notebook run from a
+folder outside the repository). The notebook is validated with nbformat; an invalid
+one fails the build, naming the page. Nothing is written into docs/.
+
+What "plain Markdown" means here: admonitions, collapsible blocks and content tabs
+become a bold title over their (dedented) content, so the code inside them becomes
+code cells too; attribute lists, icons and test markers are dropped; links to other
+pages and images point at the hosted site; terminal commands stay as Markdown.
 """
 
-import hashlib
-import os
+from __future__ import annotations
+
 import re
-from pathlib import Path
+from pathlib import PurePosixPath
+
+import markdown
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+NOTEBOOKS = "notebooks"  # site folder of the generated .ipynb files
+EXPECTED_OUTPUT_MARKER = "<!--pytest-codeblocks:expected-output-->"
+PYTHON = {"python", "py"}
 
 
-def on_config(config):
-    plugin = config.plugins["mkdocs-jupyter"]
-    if os.environ.get("CI"):
-        plugin.config["cache"] = False
-        return config
-    root = Path(config.config_file_path).parent
-    code = hashlib.sha256()
-    for path in sorted((root / "snippets").rglob("*.py")):
-        code.update(path.relative_to(root).as_posix().encode() + path.read_bytes())
-    cache = root / ".cache" / "mkdocs-jupyter" / code.hexdigest()[:16]
-    plugin.config["cache_dir"] = str(cache)
-    return config
+def snippet_preprocessor(options: dict):
+    """pymdownx.snippets' preprocessor, configured as mkdocs.yml configures it."""
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={"pymdownx.snippets": options},
+    )
+    return md.preprocessors["snippet"]
 
 
-# nbconvert's template loads MathJax from a CDN unless told another address; with
-# the plugin's empty default it writes `<script src="">` and a MathJax config. This
-# site typesets math with its own KaTeX (assets/js/katex-init.js), which also
-# covers notebook cells, so both are dropped, and so is the script that would
-# import Mermaid from a CDN (our notebooks have no diagrams).
-THIRD_PARTY = re.compile(
-    r'<script src=""> </script>'
-    r'|<script type="text/x-mathjax-config">.*?</script>'
-    r'|<script type="module">(?:(?!</script>).)*?mermaid\.esm\.min\.mjs.*?</script>',
-    re.S,
+def notebook_path(src_uri: str) -> str:
+    """docs/one-head.md -> notebooks/one-head.ipynb (a site path)."""
+    return f"{NOTEBOOKS}/{PurePosixPath(src_uri).with_suffix('.ipynb')}"
+
+
+# -- pymdownx syntax to plain Markdown ------------------------------------------------
+
+_BLOCK_TITLE = re.compile(
+    r"^(?P<indent>\s*)(?:(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)|===)"
+    r'(?:\s+"(?P<title>[^"]*)")?\s*$'
 )
+_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
+_ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[.#][\w-]+\s*)+\}")
+_ICON = re.compile(r"\s*:(?:material|octicons|fontawesome|simple)-[\w-]+:")
+_SKIP_MARK = re.compile(r"^\s*<!--\s*pytest\.mark\.[^>]*-->\s*$")
+_LINK = re.compile(r"(\]\()(?!https?://|#|mailto:)([^)\s]+)(\))")
 
 
-def on_post_page(output, page, config):
-    if page.file.src_uri.endswith(".ipynb"):
-        return THIRD_PARTY.sub("", output)
-    return output
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def flatten_blocks(lines: list[str]) -> list[str]:
+    """Admonitions, collapsible blocks and tabs -> a bold title, body dedented."""
+    out: list[str] = []
+    i = 0
+    fence = None
+    while i < len(lines):
+        line = lines[i]
+        match = _FENCE.match(line)
+        if match and fence is None:
+            fence = match.group("fence")
+        elif fence is not None and line.strip() == fence:
+            fence = None
+        title = _BLOCK_TITLE.match(line) if fence is None else None
+        if not title:
+            out.append(line)
+            i += 1
+            continue
+        indent = len(title.group("indent"))
+        name = title.group("title")
+        if name is None:
+            name = (title.group("kind") or "").replace("-", " ").capitalize()
+        if name:
+            out.extend([" " * indent + f"**{name}**", ""])
+        body = []
+        i += 1
+        while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) > indent):
+            body.append(lines[i])
+            i += 1
+        dedented = [
+            b[4:] if b.startswith(" " * (indent + 4)) else b.lstrip() for b in body
+        ]
+        out.extend(flatten_blocks(dedented))
+    return out
+
+
+def plain_markdown(lines: list[str], site_url: str, page_dir: str):
+    """The page as plain Markdown, and the output blocks, keyed by the index of the
+    Python block they belong to."""
+    lines = flatten_blocks(lines)
+    kept: list[str] = []
+    outputs: dict[int, str] = {}
+    python_blocks = 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fence = _FENCE.match(line)
+        if line.strip() == EXPECTED_OUTPUT_MARKER:
+            i += 1
+            while not lines[i].strip():
+                i += 1
+            opening = _FENCE.match(lines[i])
+            close = next(
+                j
+                for j in range(i + 1, len(lines))
+                if lines[j].strip() == opening.group("fence")
+            )
+            text = "\n".join(lines[i + 1 : close])
+            outputs[python_blocks - 1] = text + "\n" if text else ""
+            i = close + 1
+            continue
+        if fence:
+            close = next(
+                j
+                for j in range(i + 1, len(lines))
+                if lines[j].strip() == fence.group("fence")
+            )
+            language = (fence.group("info").split() or [""])[0].lower()
+            if language in PYTHON:
+                python_blocks += 1
+                kept.append(fence.group("indent") + fence.group("fence") + "python")
+            else:  # terminal commands and plain text stay Markdown, not cells
+                kept.append(fence.group("indent") + fence.group("fence") + "console")
+            kept.extend(lines[i + 1 : close + 1])
+            i = close + 1
+            continue
+        if _SKIP_MARK.match(line) or line.strip() in ("{ .annotate }", "{.annotate}"):
+            i += 1
+            continue
+        line = _ICON.sub("", _ATTR_LIST.sub("", line))
+        line = _LINK.sub(
+            lambda m: m[1] + _absolute(m[2], site_url, page_dir) + m[3], line
+        )
+        kept.append(line)
+        i += 1
+    return "\n".join(kept), outputs, python_blocks
+
+
+def _absolute(target: str, site_url: str, page_dir: str) -> str:
+    """A relative link of the page -> an address on the hosted site."""
+    path, _, anchor = target.partition("#")
+    path = str(PurePosixPath(page_dir, path)) if path else ""
+    if path.endswith(".md"):
+        path = path.removesuffix(".md")
+        path = "" if path in ("index", ".") else path.removesuffix("/index") + "/"
+    path = re.sub(r"^\./", "", path)
+    return site_url + path + (f"#{anchor}" if anchor else "")
+
+
+def page_notebook(source: str, src_uri: str, config) -> dict:
+    """The notebook of one page, as an nbformat NotebookNode."""
+    import jupytext
+    import nbformat
+
+    options = config["mdx_configs"].get("pymdownx.snippets", {})
+    lines = snippet_preprocessor(options).run(source.split("\n"))
+    site_url = config["site_url"] or "/"
+    page_dir = str(PurePosixPath(src_uri).parent)
+    text, outputs, n_python = plain_markdown(lines, site_url, page_dir)
+    nb = jupytext.reads(text, fmt="md")
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    if len(code) != n_python:
+        raise ValueError(
+            f"{src_uri}: {n_python} Python blocks became {len(code)} code cells"
+        )
+    for number, cell in enumerate(code):
+        cell.execution_count = number + 1
+        cell.outputs = []
+        if outputs.get(number):
+            cell.outputs.append(
+                nbformat.v4.new_output("stream", name="stdout", text=outputs[number])
+            )
+    page_url = _absolute(PurePosixPath(src_uri).name, site_url, page_dir)
+    intro = (
+        f"*This notebook is the page <{page_url}> of "
+        f"{config['site_name']}, cell for cell. Run the cells in order; "
+        "every output shown is what the code printed when the site was built.*"
+    )
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(intro))
+    for cell in nb.cells:
+        cell.metadata = {}
+        cell.pop("id", None)
+    nb.metadata = {
+        "kernelspec": {
+            "display_name": "Python 3",
+            "language": "python",
+            "name": "python3",
+        },
+        "language_info": {"name": "python"},
+    }
+    nb.nbformat, nb.nbformat_minor = 4, 5
+    nb = nbformat.from_dict(nb)
+    for cell_number, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{cell_number}"  # stable ids: same page, same bytes
+    validate(nb, src_uri)
+    return nb
+
+
+def validate(nb, src_uri: str) -> None:
+    """nbformat's schema check; an invalid notebook fails the build, naming the
+    page it was made from."""
+    import nbformat
+
+    try:
+        nbformat.validate(nb)
+    except nbformat.ValidationError as error:
+        message = f"{src_uri}: the generated notebook is invalid: {error}"
+        raise ValueError(message) from error
+
+
+def on_files(files, config):
+    import nbformat
+
+    for file in list(files.documentation_pages()):
+        if not file.src_uri.endswith(".md"):
+            continue
+        source = file.content_string
+        nb = page_notebook(source, file.src_uri, config)
+        content = nbformat.writes(nb) + "\n"
+        files.append(
+            File.generated(config, notebook_path(file.src_uri), content=content)
+        )
+    return files
+
+
+def on_page_markdown(markdown_text, page, config, files):
+    """The page template shows a download button for `page.notebook`."""
+    path = notebook_path(page.file.src_uri)
+    if files.get_file_from_path(path) is not None:
+        page.notebook = get_relative_url(path, page.file.url)
+    return markdown_text

@@ -90,14 +90,23 @@ SITE_SOURCES = ["mkdocs.yml", "docs", "snippets", "overrides", "hooks"]
 
 
 def copy_sources(root: Path) -> Path:
-    """A copy of everything `mkdocs build` reads, to plant faults in."""
+    """A copy of everything `mkdocs build` reads, to plant faults in.
+
+    The saved training runs (.cache/training, keyed on the code, which the copy
+    shares) are linked, not copied: a copy's build draws the training figures
+    without training again.
+    """
     root.mkdir(parents=True, exist_ok=True)
     for name in SITE_SOURCES:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, root / name)
+            shutil.copytree(
+                source, root / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
         elif source.exists():
             shutil.copy(source, root / name)
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    (root / ".cache").symlink_to(ROOT / ".cache")
     return root
 
 

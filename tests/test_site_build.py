@@ -100,9 +100,10 @@ FAULTS = {
 
 
 @pytest.fixture(scope="module")
-def planted_builds(tmp_path_factory):
+def planted_builds(tmp_path_factory, built_site):
     """Each fault planted in its own copy of the site, all built side by side (the
-    builds wait on subprocesses, so threads let them share the cores)."""
+    builds wait on subprocesses, so threads let them share the cores). After the
+    suite's own build, whose saved training runs the copies reuse."""
 
     def plant_and_build(fault):
         old, new, _ = FAULTS[fault]
@@ -111,8 +112,7 @@ def planted_builds(tmp_path_factory):
         text = page.read_text(encoding="utf-8")
         assert old in text, f"{fault}: the text to break is no longer on the page"
         page.write_text(text.replace(old, new), encoding="utf-8")
-        # The faults are in one-head.md: executing the notebook would only cost time.
-        return build(root, root / "out", HEADS_EXECUTE_NOTEBOOKS="false")
+        return build(root, root / "out")
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         return dict(zip(FAULTS, pool.map(plant_and_build, FAULTS), strict=True))

@@ -1,15 +1,13 @@
 """Every snippet file is shown on some page and runs on its own."""
 
-import json
 import re
 import runpy
 
 import pytest
 
-from tests.pages import DOCS, ROOT, SNIPPETS, expand, pages
+from tests.pages import ROOT, SNIPPETS, expand, pages
 
 INCLUDE = re.compile(r'--8<--\s+"([^":]+)(?::[^"]*)?"')
-IMPORT = re.compile(r"^from (snippets(?:\.\w+)+) import ([\w ,]+)", re.M)
 FILES = sorted(p for p in SNIPPETS.rglob("*.py") if p.name != "__init__.py")
 
 
@@ -22,25 +20,7 @@ def included_files():
         (ROOT / match).resolve()
         for page in pages()
         for match in INCLUDE.findall(page.read_text(encoding="utf-8"))
-    } | imported_by_notebooks()
-
-
-def imported_by_notebooks():
-    """Snippet modules that a notebook page (docs/*.ipynb) imports in a code cell."""
-    found = set()
-    for notebook in DOCS.rglob("*.ipynb"):
-        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-        code = "\n".join(
-            "".join(c["source"]) for c in cells if c["cell_type"] == "code"
-        )
-        for module, names in IMPORT.findall(code):
-            base = ROOT.joinpath(*module.split("."))
-            for name in names.split(","):
-                name = name.split(" as ")[0].strip()
-                for path in (base.with_suffix(".py"), base / f"{name}.py"):
-                    if path.exists():
-                        found.add(path.resolve())
-    return found
+    }
 
 
 @pytest.mark.parametrize("path", FILES, ids=module_name)

@@ -1,39 +1,34 @@
-"""Heads that learn (docs/training.ipynb): the outcomes, over every seed.
+"""docs/training.md: the task, the model, and the outcomes over every seed.
 
-The notebook itself runs during the site build (tests/test_site_build.py); here the
-same experiment runs once per seed, in-process, and each claim is asserted.
+The page's own blocks train every model as a reader would (tests/page_plugin.py);
+here the saved runs (snippets/training/ex07_run_seeds.py, `saved`) are loaded, or
+trained once, and every claim of the page is asserted per seed.
 """
 
-import json
 import math
-import re
 from dataclasses import replace
-from pathlib import Path
+from inspect import signature
 
-import matplotlib
 import pytest
 import torch
-from mkdocs.config import load_config
 
-from snippets.training import outcomes as claims
-from snippets.training.data import T, make_batch
-from snippets.training.figures import heatmaps, loss_curves, position_labels
-from snippets.training.metrics import head_divergence, js_divergence, where_heads_look
-from snippets.training.model import Attention, count_parameters
-from snippets.training.train import held_out, train
-from tests.browser.browser_kit import built_site as shared_build
-from tests.pages import copy_sources
-from tests.test_site_build import build
-
-matplotlib.use("Agg")
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK = ROOT / "docs" / "training.ipynb"
+from snippets.training import ex07_run_seeds as runs
+from snippets.training import ex13_claims as claims
+from snippets.training.ex01_task import T, make_batch
+from snippets.training.ex03_model import Attention, count_parameters
+from snippets.training.ex05_train import STEPS, accuracy, held_out, train
+from snippets.training.ex06_measures import (
+    head_divergence,
+    js_divergence,
+    where_heads_look,
+)
+from snippets.training.ex09_before_after import sample
+from tests.pages import DOCS, check_prose_numbers
 
 
 @pytest.fixture(scope="module")
-def outcomes() -> dict[int, claims.Outcome]:
-    torch.use_deterministic_algorithms(True)
-    return {o.seed: o for o in claims.run_all()}  # trained, or saved by the build
+def outcomes() -> dict[int, runs.Outcome]:
+    return {o.seed: o for o in runs.outcomes}  # saved by the build, or trained
 
 
 # --- the task and the model ----------------------------------------------------------
@@ -58,6 +53,26 @@ def test_attention_rows_sum_to_one():
     out, weights = Attention(2, 2)(x)
     assert out.shape == (8, T, 2) and weights.shape == (8, 2, T, T)
     torch.testing.assert_close(weights.sum(-1), torch.ones(8, 2, T))
+
+
+def test_without_the_position_features_attention_cannot_tell_order():
+    """The page: shuffle the positions and every head's output is shuffled the same
+    way, which is why the inputs carry cos and sin."""
+    torch.manual_seed(0)
+    model = Attention(2, 2)
+    x, _ = make_batch(4, torch.Generator().manual_seed(5))
+    x[..., 2:] = 0  # no position signal
+    order = torch.tensor([3, 0, 5, 1, 4, 2])
+    with torch.no_grad():
+        out, _ = model(x)
+        shuffled, _ = model(x[:, order])
+    torch.testing.assert_close(shuffled, out[:, order])
+    # With the position features kept in place, shuffling the contents shows.
+    x, _ = make_batch(4, torch.Generator().manual_seed(5))
+    moved = x.clone()
+    moved[..., :2] = x[:, order, :2]  # v and k move, cos and sin stay
+    with torch.no_grad():
+        assert not torch.allclose(model(moved)[0], model(x)[0][:, order], atol=1e-3)
 
 
 def test_js_divergence_is_zero_for_equal_rows_and_one_bit_for_disjoint_rows():
@@ -91,13 +106,13 @@ def test_training_is_reproducible_and_leaves_the_thread_count_alone():
 # --- the outcomes, over every seed ----------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", claims.SEEDS)
+@pytest.mark.parametrize("seed", runs.SEEDS)
 def test_two_heads_learn_both_lookups(outcomes, seed):
     accuracy = outcomes[seed].two.test_accuracy
     assert accuracy.min() >= claims.TWO_HEADS_MIN_ACCURACY
 
 
-@pytest.mark.parametrize("seed", claims.SEEDS)
+@pytest.mark.parametrize("seed", runs.SEEDS)
 def test_one_head_of_width_4_is_clearly_worse(outcomes, seed):
     o = outcomes[seed]
     assert o.one.test_accuracy.mean() <= claims.ONE_HEAD_MAX_ACCURACY
@@ -120,23 +135,23 @@ def test_one_head_sometimes_learns_the_previous_token_and_sometimes_neither(outc
     assert max(previous) > 0.9 and min(previous) < claims.ONE_HEAD_MAX_ACCURACY
 
 
-@pytest.mark.parametrize("seed", claims.SEEDS)
+@pytest.mark.parametrize("seed", runs.SEEDS)
 def test_heads_start_alike_and_end_apart(outcomes, seed):
     o = outcomes[seed]
     assert o.js_before <= claims.JS_BEFORE_MAX
     assert o.js_after >= claims.JS_AFTER_MIN
 
 
-@pytest.mark.parametrize("seed", claims.SEEDS)
+@pytest.mark.parametrize("seed", runs.SEEDS)
 def test_each_lookup_has_its_own_head(outcomes, seed):
     looks = outcomes[seed].looks  # (head, place)
     assert looks.max(dim=0).values.min() >= claims.ROLE_MIN_ATTENTION
     assert set(looks.argmax(dim=0).tolist()) == {0, 1}  # different heads
 
 
-@pytest.mark.parametrize("seed", claims.SEEDS)
-def test_every_seed_passes_the_notebooks_own_check(outcomes, seed):
-    assert outcomes[seed].failures() == []
+@pytest.mark.parametrize("seed", runs.SEEDS)
+def test_every_seed_passes_the_pages_own_check(outcomes, seed):
+    assert claims.failures(outcomes[seed]) == []
 
 
 def test_the_check_catches_each_broken_claim(outcomes):
@@ -147,25 +162,29 @@ def test_the_check_catches_each_broken_claim(outcomes):
         good, two=bad_two, one=bad_one, js_before=0.5, js_after=0.1,
         looks=torch.tensor([[0.95, 0.2], [0.9, 0.2]]),
     )  # fmt: skip
-    assert len(broken.failures()) == 6
+    assert len(claims.failures(broken)) == 6
 
 
-def test_runs_are_saved_per_version_of_the_code(monkeypatch, tmp_path):
+def test_runs_are_saved_per_version_of_the_code(tmp_path):
     trained = []
-    monkeypatch.setattr(claims, "run_seed", lambda seed: trained.append(seed) or seed)
-    assert claims.run_all([3, 4], cache=tmp_path) == [3, 4]
-    assert claims.run_all([3, 4], cache=tmp_path) == [3, 4]  # loaded, not trained
+    run_seed = runs.saved(lambda seed: trained.append(seed) or seed, cache=tmp_path)
+    assert [run_seed(3), run_seed(4)] == [3, 4]
+    assert [run_seed(3), run_seed(4)] == [3, 4]  # loaded, not trained
     assert trained == [3, 4]
-    assert claims.run_all([3], cache=None) == [3] and trained == [3, 4, 3]
-    assert [p.name.split("-", 1)[1] for p in tmp_path.iterdir()] == ["3-4.pt"]
+    key = runs.code_key()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"{key}-seed3.pt",
+        f"{key}-seed4.pt",
+    ]
 
 
 def test_saved_runs_equal_fresh_runs(outcomes):
-    fresh = claims.run_seed(0)
+    fresh = runs.fresh_run_seed(0)
     saved = outcomes[0]
     assert fresh.two.losses == saved.two.losses
     assert fresh.one.test_mse == saved.one.test_mse
     assert fresh.js_after == saved.js_after
+    assert torch.equal(fresh.looks, saved.looks)
 
 
 def test_heads_before_training_stay_near_uniform(outcomes):
@@ -179,83 +198,58 @@ def test_heads_before_training_stay_near_uniform(outcomes):
 def test_loss_falls_far_for_two_heads_and_plateaus_for_one(outcomes):
     for o in outcomes.values():
         two, one = o.two.losses, o.one.losses
-        assert len(two) == len(one) == 800 and all(map(math.isfinite, two + one))
+        assert len(two) == len(one) == STEPS and all(map(math.isfinite, two + one))
         assert sum(two[-50:]) / 50 < sum(two[:10]) / 10 / 20
         assert sum(one[-50:]) / 50 > 10 * sum(two[-50:]) / 50
 
 
-def test_summary_table_has_a_row_per_seed(outcomes):
-    table = claims.summary(list(outcomes.values()))
-    assert len(table.splitlines()) == 2 + len(claims.SEEDS)
+# --- the figures' alt texts -----------------------------------------------------------
 
 
-def test_figures_draw(outcomes):
-    x, _ = held_out()
-    labels = position_labels(x[0])
-    assert sum(label.endswith("*") for label in labels) == 1
+def test_the_sample_has_its_largest_key_feature_at_position_3():
+    assert sample.shape == (1, T, 4) and sample[0, :, 1].argmax() == 3
+
+
+def test_alt_before_after(outcomes):
+    """Before: every cell between a tenth and a quarter. After: head 1 on the
+    starred position, head 2 on the position just before."""
+    first = outcomes[0]
     with torch.no_grad():
-        rows = {"after": outcomes[0].two.after(x[:1])[1][0]}
-        rows["one"] = outcomes[0].one.after(x[:1])[1][0]
-    fig = heatmaps(rows, labels)
-    assert len([ax for ax in fig.axes if ax.axison]) == 3  # 2 heads + 1 head
-    fig = loss_curves({"two": [outcomes[0].two], "one": [outcomes[0].one]})
-    assert len(fig.axes[0].lines) == 2
+        before = first.two.before(sample)[1][0]  # (2, T, T)
+        after = first.two.after(sample)[1][0]
+    assert before.min() > 0.1 and before.max() < 0.25
+    assert (after[0].argmax(-1) == 3).all() and after[0][:, 3].min() > 0.9
+    previous = (torch.arange(T) - 1) % T
+    assert (after[1].argmax(-1) == previous).all()
+    assert after[1][torch.arange(T), previous].min() > 0.9
 
 
-# --- the notebook as a file and as a page ---------------------------------------------
+def test_alt_one_wide_head(outcomes):
+    """Every row nearly all on the position just before; only the row whose
+    previous position is the star weights the star."""
+    with torch.no_grad():
+        wide = outcomes[0].one.after(sample)[1][0, 0]  # (T, T)
+    previous = (torch.arange(T) - 1) % T
+    assert wide[torch.arange(T), previous].min() > 0.85
+    on_star = wide[:, 3] > 0.5
+    assert on_star.tolist() == (previous == 3).tolist()
 
 
-def test_notebook_is_kept_without_outputs():
-    nb = json.loads(NOTEBOOK.read_text())
-    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
-    assert code and all(c["outputs"] == [] for c in code)
-    assert all(c["execution_count"] is None for c in code)
-    assert nb["metadata"]["kernelspec"]["name"] == "python3"
+def test_counts_in_words():
+    text = (DOCS / "training.md").read_text(encoding="utf-8")
+    words = {5: "five", 10: "ten"}
+    assert f"{words[len(runs.SEEDS)]} seeds" in text
+    assert f"{words[2 * len(runs.SEEDS)]} small models" in text
 
 
-def test_notebook_is_executed_strictly_and_downloadable():
-    config = load_config(str(ROOT / "mkdocs.yml"))
-    jupyter = config.plugins["mkdocs-jupyter"].config
-    assert jupyter["execute"] is True and jupyter["allow_errors"] is False
-    assert jupyter["include_source"] is True and jupyter["include"] == ["*.ipynb"]
-    assert "training.ipynb" in json.dumps(config["nav"])  # listed in the nav
-    assert "page.nb_url" in (ROOT / "overrides" / "main.html").read_text()
-
-
-# --- the notebook page fails the build loudly -----------------------------------------
-
-
-@pytest.fixture
-def copy_of_site(tmp_path):
-    return copy_sources(tmp_path / "src")
-
-
-def test_a_broken_link_in_the_notebook_fails_the_build(copy_of_site, tmp_path):
-    text = (copy_of_site / "docs/training.ipynb").read_text(encoding="utf-8")
-    assert "../random-heads/" in text
-    broken = text.replace("../random-heads/", "../no-such-page/")
-    (copy_of_site / "docs/training.ipynb").write_text(broken, encoding="utf-8")
-    result = build(copy_of_site, tmp_path / "out", HEADS_EXECUTE_NOTEBOOKS="false")
-    assert result.returncode != 0
-    assert "no-such-page" in result.stdout + result.stderr
-
-
-def test_an_error_in_a_notebook_cell_fails_the_build(copy_of_site, tmp_path):
-    nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
-    cell = dict(nb["cells"][1], source="raise ValueError('planted in a cell')")
-    nb["cells"] = [nb["cells"][0], cell]  # the title, then the failing cell
-    (copy_of_site / "docs/training.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-    result = build(copy_of_site, tmp_path / "out", CI="true")
-    assert result.returncode != 0
-    assert "planted in a cell" in result.stdout + result.stderr
-
-
-def test_the_notebook_page_offers_the_ipynb_and_loads_nothing_from_elsewhere():
-    page = shared_build() / "training"  # the suite's one strict build
-    html = (page / "index.html").read_text(encoding="utf-8")
-    assert (page / "training.ipynb").read_bytes() == NOTEBOOK.read_bytes()
-    assert re.search(r'<a href="training.ipynb"[^>]*download', html)
-    scripts = re.findall(r'<script[^>]*src="([^"]*)"', html)
-    assert scripts and all(src.startswith("../assets/") for src in scripts), scripts
-    assert "cdnjs" not in html and "x-mathjax-config" not in html
-    assert "katex-init.js" in html and r"$$x_i = \big[" in html  # left for KaTeX
+def test_prose_numbers():
+    check_prose_numbers(
+        "training.md",
+        computed={"tolerance": str(signature(accuracy).parameters["tol"].default)},
+        # T = 6 positions, four numbers per position, the 0.1 tolerance, widths 2
+        # and 4, heads 1 and 2, the 4 x 4 maps, 0 and 1 bit, the sample's position 3,
+        # the cyclic previous of position 0 (5), Vaswani et al. 2017, section 3.2.2.
+        definitions={
+            "0", "1", "2", "3", "4", "5", "6", "2017", "3.2.2",
+        },
+    )  # fmt: skip

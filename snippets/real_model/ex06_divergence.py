@@ -6,7 +6,7 @@ from snippets.real_model.ex03_attend import sentences
 
 # isort: split
 # --8<-- [start:page]
-from snippets.training.metrics import js_divergence  # bits, 0 to 1
+from snippets.training.ex06_measures import js_divergence  # bits, 0 to 1
 
 torch.manual_seed(0)
 untrained = AutoModel.from_config(config, attn_implementation="eager").eval()

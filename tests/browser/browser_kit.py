@@ -248,14 +248,25 @@ def axe_both_schemes(
     return found
 
 
-def check_copy_button(page) -> int:
-    """Copy the first visible code block with its copy button; the clipboard must
-    then hold exactly the block's code. Returns how many blocks were visible."""
-    blocks = page.locator(".md-content .highlight:has(pre code):visible")
+def check_copy_button(page) -> tuple[int, str] | None:
+    """Copy the first visible code block with its copy button (a Python block if
+    the page shows one); the clipboard must then hold exactly the block's code.
+    Returns the block's index among the page's Python blocks (-1 if it is not
+    one) and what was copied, or None on a page with no visible code."""
+    python = page.locator(".md-content .highlight.language-python:visible")
+    blocks = (
+        python
+        if python.count()
+        else page.locator(".md-content .highlight:has(pre code):visible")
+    )
     if blocks.count() == 0:
-        return 0
+        return None
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     block = blocks.first
+    index = block.evaluate(
+        """el => [...document.querySelectorAll(
+            ".md-content .highlight.language-python")].indexOf(el)"""
+    )
     block.hover()
     block.locator("button[data-md-type='copy']").click()
     page.locator(".md-dialog", has_text="Copied").wait_for()
@@ -263,4 +274,4 @@ def check_copy_button(page) -> int:
     shown = block.locator("code").inner_text()
     assert copied.strip(), "the copy button copied nothing"
     assert copied.strip() == shown.strip()
-    return blocks.count()
+    return index, copied

@@ -14,10 +14,11 @@ from tests.browser.browser_kit import (
     site_pages,
     site_url,
 )
+from tests.test_reader import html_blocks
 
 
 @pytest.mark.parametrize("path", site_pages(), ids=page_id)
-def test_page(page, problems, path):
+def test_page(page, problems, path, site_root):
     page.goto(path)  # "load"; requests after it are caught by the final check
     assert page.locator("h1").count() >= 1
     canonical = page.locator("link[rel='canonical']").get_attribute("href")
@@ -43,7 +44,14 @@ def test_page(page, problems, path):
     found = axe_both_schemes(page, screenshot=shot, dark_screenshot=bool(images))
     assert found == {}, f"axe violations: {found}"
 
-    check_copy_button(page)  # on a page with code: the button copies the code
+    # On a page with code: the copy button copies the code, and exactly the text
+    # that tests/test_reader.py runs as the reader's copy of that block.
+    copied = check_copy_button(page)
+    if copied is not None and copied[0] >= 0:
+        index, text = copied
+        source = "index.md" if not path else path.strip("/") + ".md"
+        html = (site_root / path / "index.html").read_text(encoding="utf-8")
+        assert text == html_blocks(html, source)[index].code
 
     page.wait_for_load_state("networkidle")  # long since reached, as a rule
     problems.assert_none()  # offline, private, without errors, start to end

@@ -1,0 +1,73 @@
+from snippets.training.ex01_task import make_batch, torch
+from snippets.training.ex03_model import Attention
+
+# isort: split
+# --8<-- [start:page]
+import copy
+from dataclasses import dataclass, field
+
+import torch.nn.functional as F
+
+STEPS = 800
+BATCH = 128
+LR = 0.05
+N_TEST = 4096
+
+
+def accuracy(prediction, target, tol=0.1):
+    """Share of predictions within tol of the target, per output: (2,)."""
+    close = (prediction - target).abs() < tol  # (n, T, 2)
+    return close.float().mean(dim=(0, 1))
+
+
+def held_out(n=N_TEST):
+    """The test sequences: the same for every run (their own seed)."""
+    return make_batch(n, torch.Generator().manual_seed(10_000))
+
+
+@dataclass
+class Run:
+    """One model's training: where it started, where it ended."""
+
+    before: Attention  # a frozen copy of the initial weights
+    after: Attention
+    losses: list = field(default_factory=list)
+    test_mse: float = float("nan")
+    test_accuracy: torch.Tensor = None  # (2,): previous v, largest-k v
+
+
+def fit(n_heads, head_dim, seed, steps):
+    torch.manual_seed(seed)  # the initial weights
+    model = Attention(n_heads, head_dim)
+    run = Run(before=copy.deepcopy(model), after=model)
+    data = torch.Generator().manual_seed(seed)  # the training sequences
+    optimizer = torch.optim.Adam(model.parameters(), lr=LR)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, steps)
+    for _ in range(steps):
+        x, y = make_batch(BATCH, data)
+        loss = F.mse_loss(model(x)[0], y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        run.losses.append(loss.item())
+
+    x, y = held_out()
+    with torch.no_grad():
+        prediction = model(x)[0]
+    run.test_mse = F.mse_loss(prediction, y).item()
+    run.test_accuracy = accuracy(prediction, y)
+    return run
+
+
+def train(n_heads, head_dim, seed, steps=STEPS):
+    """Same seed, same run, bit for bit, on any machine."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny tensors: one thread is fastest
+    try:
+        return fit(n_heads, head_dim, seed, steps)
+    finally:
+        torch.set_num_threads(threads)
+
+
+# --8<-- [end:page]

@@ -1,0 +1,88 @@
+import hashlib
+import os
+from pathlib import Path
+
+from snippets.training.ex01_task import torch
+from snippets.training.ex05_train import (
+    BATCH,
+    LR,
+    N_TEST,
+    STEPS,
+    Run,
+    held_out,
+    train,
+)
+from snippets.training.ex06_measures import head_divergence, where_heads_look
+
+# isort: split
+# --8<-- [start:define]
+from dataclasses import dataclass
+
+SEEDS = range(5)
+
+
+@dataclass
+class Outcome:
+    """One seed: two heads of width 2 against one head of width 4."""
+
+    seed: int
+    two: Run
+    one: Run
+    js_before: float  # between the two heads, on held-out sequences
+    js_after: float
+    looks: torch.Tensor  # (2 heads, 2 places): previous, largest k
+
+
+def run_seed(seed):
+    two = train(n_heads=2, head_dim=2, seed=seed)
+    one = train(n_heads=1, head_dim=4, seed=seed)
+    x, _ = held_out()
+    with torch.no_grad():
+        before, after = two.before(x)[1], two.after(x)[1]
+    return Outcome(
+        seed, two, one, head_divergence(before), head_divergence(after),
+        where_heads_look(after, x),
+    )  # fmt: skip
+
+
+# --8<-- [end:define]
+
+
+# Not on the page. The site's build (the figures) and its tests need these
+# runs too. Training is deterministic, so `saved` stores each seed's outcome
+# under .cache/training/, keyed on this folder's code and torch's version, and
+# loads it while that code is unchanged. A page's own blocks, which the tests
+# run as a reader would, always train.
+CACHE = Path(__file__).parents[2] / ".cache" / "training"
+
+
+def code_key():
+    digest = hashlib.sha256(torch.__version__.encode())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def saved(run_seed, cache=CACHE):
+    def run_or_load(seed):
+        path = cache / f"{code_key()}-seed{seed}.pt"
+        if path.exists():
+            return torch.load(path, weights_only=False)
+        outcome = run_seed(seed)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        torch.save(outcome, partial)
+        partial.replace(path)  # atomic: nobody reads half a file
+        return outcome
+
+    return run_or_load
+
+
+fresh_run_seed = run_seed
+run_seed = saved(fresh_run_seed)
+
+# --8<-- [start:run]
+print(f"{STEPS} steps, batch {BATCH}, learning rate {LR},",
+      f"{N_TEST} held-out sequences, seeds {list(SEEDS)}")  # fmt: skip
+outcomes = [run_seed(seed) for seed in SEEDS]  # trains 10 models
+# --8<-- [end:run]

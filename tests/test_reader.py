@@ -1,0 +1,273 @@
+"""What a reader copies runs: every page of the built site, as the reader gets it.
+
+A reader of the hosted site has PyTorch, not this repository. For every page of the
+suite's strict build this takes the code of each block exactly as the copy button
+copies it (the text of the block's `<code>`, without the line-number anchors), and
+the notebook the page offers for download (`notebooks/<page>.ipynb`), and checks:
+
+- the notebook's code cells are the page's blocks, in order, character for
+  character, and its saved outputs are the page's output blocks;
+- run in a fresh Jupyter kernel whose working folder is an empty temporary folder
+  outside the repository, where `snippets` cannot be imported, every block runs and
+  prints exactly the output block shown after it in the HTML (and a block with no
+  output block prints nothing).
+
+So the page's blocks, pasted in order into one fresh Python session, and the
+downloaded notebook, give what the page shows. A failure names the page, the block
+(with its line in docs/) and the difference.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+import pytest
+from bs4 import BeautifulSoup, Comment
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from hooks.notebooks import (
+    EXPECTED_OUTPUT_MARKER,
+    notebook_path,
+    plain_markdown,
+    validate,
+)
+from tests.browser.browser_kit import built_site
+from tests.pages import DOCS, PYTHON, code_blocks, expand, language, pages
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours in IPython's tracebacks
+PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
+
+# Run in the kernel before the page's first block (not part of the notebook): the
+# reader's situation, checked rather than assumed.
+ISOLATION_CHECK = """\
+import importlib.util, os, sys
+assert importlib.util.find_spec("snippets") is None, "snippets is importable"
+assert not any(os.path.exists(os.path.join(p, "mkdocs.yml")) for p in sys.path if p)
+"""
+
+
+@dataclass
+class Block:
+    code: str  # as the copy button copies it
+    output: str | None = None  # the output block shown after it, if any
+    line: int = 0  # the block's line in docs/
+
+
+@dataclass
+class Result:
+    outputs: list[str] = field(default_factory=list)  # what each block printed
+    error: str = ""
+
+
+def copied_text(div) -> str:
+    """What Material's copy button copies: the code's text, trailing space trimmed."""
+    return div.find("code").get_text().rstrip()
+
+
+def html_blocks(html: str, page: str) -> list[Block]:
+    """The page's Python blocks, each with the output block shown after it."""
+    soup = BeautifulSoup(html, "html.parser")
+    article = soup.find("article")
+    blocks: list[Block] = []
+    last = None  # the last code block, Python or shell: an output block's owner
+    for div in article.find_all("div", class_="highlight"):
+        classes = set(div.get("class", []))
+        if "language-text" in classes:
+            before = div.find_previous_sibling(string=lambda s: s.strip())
+            marker = EXPECTED_OUTPUT_MARKER.removeprefix("<!--").removesuffix("-->")
+            assert isinstance(before, Comment) and before.strip() == marker, (
+                f"{page}: a text block that is not an output block"
+            )
+            assert last is not None and last.output is None, (
+                f"{page}: an output block with no code block before it"
+            )
+            text = div.find("code").get_text()
+            last.output = text if text.endswith("\n") or not text else text + "\n"
+            continue
+        last = Block(copied_text(div))
+        if {f"language-{lang}" for lang in PYTHON} & classes:
+            blocks.append(last)
+    lines = [
+        expand(DOCS / page).page_line(b.lineno)
+        for b in code_blocks(expand(DOCS / page))
+        if language(b) in PYTHON
+    ]
+    assert len(lines) == len(blocks), (
+        f"docs/{page}: {len(lines)} Python blocks in the Markdown, "
+        f"{len(blocks)} in the built HTML"
+    )
+    for block, line in zip(blocks, lines, strict=True):
+        block.line = line
+    return blocks
+
+
+def run_notebook(nb, folder: Path) -> Result:
+    """Execute a notebook's code cells in order in a fresh kernel started in
+    `folder`, with no PYTHONPATH and the Hugging Face hub offline."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env |= {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "MPLBACKEND": "Agg"}
+    check = nbformat.v4.new_code_cell(ISOLATION_CHECK)
+    cells = [check] + [c for c in nb.cells if c.cell_type == "code"]
+    run = nbformat.v4.new_notebook(cells=cells, metadata=nb.metadata)
+    client = NotebookClient(
+        run,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(folder)}},
+    )
+    result = Result()
+    with client.setup_kernel(env=env, cwd=str(folder)):
+        for index, cell in enumerate(run.cells):
+            try:
+                client.execute_cell(cell, index)
+            except CellExecutionError as error:
+                message = ANSI.sub("", str(error))
+                result.error = f"block {index}: {message}" if index else message
+                return result
+            if index:
+                result.outputs.append(printed(cell))
+    return result
+
+
+def printed(cell) -> str:
+    """What a reader sees under a cell as text: its stdout, and the value of a last
+    expression (which `print` would not show, so a page must not rely on it)."""
+    text = ""
+    for output in cell.outputs:
+        if output.output_type == "stream" and output.name == "stdout":
+            text += output.text
+        elif output.output_type == "execute_result":
+            text += f"[the value of the last line]: {output.data.get('text/plain')}\n"
+    return text
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    return built_site()
+
+
+@pytest.fixture(scope="module")
+def runs(site) -> dict[str, Result]:
+    """Every page's downloadable notebook, run from outside the repository, two at
+    a time (the kernels are separate processes)."""
+
+    def run(page: str) -> Result:
+        nb = nbformat.read(site / notebook_path(page), as_version=4)
+        with tempfile.TemporaryDirectory(prefix="heads-reader-") as folder:
+            return run_notebook(nb, Path(folder))
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return dict(zip(PAGES, pool.map(run, PAGES), strict=True))
+
+
+def page_html(site: Path, page: str) -> str:
+    folder = "" if page == "index.md" else page.removesuffix(".md") + "/"
+    return (site / folder / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_notebook_is_the_page(site, page):
+    blocks = html_blocks(page_html(site, page), page)
+    nb = nbformat.read(site / notebook_path(page), as_version=4)
+    nbformat.validate(nb)
+    cells = [c for c in nb.cells if c.cell_type == "code"]
+    assert [c.source.rstrip() for c in cells] == [b.code for b in blocks], (
+        f"docs/{page}: the notebook's code cells differ from the page's blocks"
+    )
+    for cell, block in zip(cells, blocks, strict=True):
+        assert printed(cell) == (block.output or ""), (
+            f"docs/{page}:{block.line}: the notebook's saved output differs"
+        )
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_page_runs_as_the_reader_copies_it(site, runs, page):
+    blocks = html_blocks(page_html(site, page), page)
+    result = runs[page]
+    failures = []
+    for number, (block, actual) in enumerate(
+        zip(blocks, result.outputs, strict=False), start=1
+    ):
+        expected = block.output or ""
+        if actual != expected:
+            diff = "".join(
+                difflib.unified_diff(
+                    expected.splitlines(keepends=True),
+                    actual.splitlines(keepends=True),
+                    fromfile=f"docs/{page}:{block.line} block {number}, on the page",
+                    tofile="what the reader's copy prints",
+                )
+            )
+            failures.append(diff or f"block {number}: {actual!r} != {expected!r}")
+    if result.error:
+        where = (
+            blocks[len(result.outputs)] if len(result.outputs) < len(blocks) else None
+        )
+        line = f"docs/{page}:{where.line} " if where else f"docs/{page} "
+        failures.append(f"{line}raised, run outside the repository:\n{result.error}")
+    assert not failures, "\n".join(failures)
+
+
+# -- the checks themselves --------------------------------------------------------
+
+
+def test_an_import_from_the_repository_fails_outside_it_naming_the_block(tmp_path):
+    """The pytest process can import `snippets`; the reader's kernel cannot."""
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell("print(1)"),
+            nbformat.v4.new_code_cell("from snippets.attention_inputs import inputs"),
+        ]
+    )
+    result = run_notebook(nb, tmp_path)
+    assert result.outputs == ["1\n"]
+    assert result.error.startswith("block 2:")
+    assert "No module named 'snippets'" in result.error
+
+
+def test_an_invalid_notebook_fails_naming_the_page():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
+    del nb.cells[0]["outputs"]  # a code cell must have outputs
+    with pytest.raises(ValueError, match="one-head.md: the generated notebook is"):
+        validate(nb, "one-head.md")
+
+
+def test_prose_and_syntax_become_plain_markdown():
+    lines = [
+        '??? example "From earlier pages"',
+        "",
+        "    ```python",
+        "    x = 1",
+        "    ```",
+        "",
+        "[Next](second-head.md#a-hand-set-head){ .md-button }",
+        "![A figure](assets/figures/f.svg){ .heads-figure }",
+        "<!--pytest.mark.skip(reason='x')-->",
+        "```bash",
+        "make serve",
+        "```",
+    ]
+    text, outputs, n_python = plain_markdown(lines, "https://h.io/heads/", ".")
+    assert n_python == 1 and outputs == {}
+    assert text.split("\n") == [
+        "**From earlier pages**",
+        "",
+        "",
+        "```python",
+        "x = 1",
+        "```",
+        "",
+        "[Next](https://h.io/heads/second-head/#a-hand-set-head)",
+        "![A figure](https://h.io/heads/assets/figures/f.svg)",
+        "```console",
+        "make serve",
+        "```",
+    ]
