@@ -4,6 +4,7 @@ from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
 
+# --8<-- [start:page]
 def max_diff(a, b):
     """The largest absolute difference between two tensors, as a float."""
     return (a - b).abs().max().item()
@@ -27,3 +28,4 @@ with torch.no_grad():
     reference = loop(x)  # (2, 10, 24): every later rung is compared with this
     print(reference[0, 0, :4])  # the loop: token 0, its first four numbers
     print(mha(x)[0, 0, :4])  # the module, with the loop's weights
+# --8<-- [end:page]
