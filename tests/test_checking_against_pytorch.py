@@ -34,6 +34,23 @@ def test_example_sizes():
     ] * 4
 
 
+def test_first_numbers_shown_agree():
+    with torch.no_grad():
+        shown_loop = reference[0, 0, :4]
+        shown_module = ex01_loop_equals_module.mha(x)[0, 0, :4]
+    assert torch.equal(shown_loop.round(decimals=4), shown_module.round(decimals=4))
+    assert not torch.equal(shown_loop, torch.zeros(4))
+
+
+def test_torch_mha_stacks_q_k_v_in_that_order():
+    mha, torch_mha = ex01_loop_equals_module.mha, ex05_nn_multihead.torch_mha
+    assert torch_mha.in_proj_weight.shape == (3 * 24, 24)
+    q, k, v = torch_mha.in_proj_weight.chunk(3)
+    assert torch.equal(q, mha.W_q.weight)
+    assert torch.equal(k, mha.W_k.weight)
+    assert torch.equal(v, mha.W_v.weight)
+
+
 def test_each_rung_matches_the_loop():
     mha = ex01_loop_equals_module.mha
     assert max_diff(mha(x), reference) < TOLERANCE
@@ -122,6 +139,7 @@ def test_exercises():
     wrong_out = ex09_exercise_wrong_mask.out
     per_token = (wrong_out - reference).abs().amax(dim=(0, 2))  # (t,)
     assert (per_token > TOLERANCE).all()
+    assert max_diff(wrong_out, reference) > 1e4 * TOLERANCE  # nowhere near
 
 
 def test_prose_numbers():

@@ -2,14 +2,17 @@
 
 import pytest
 import torch
+import transformers
 
+from snippets.attention_inputs import inputs
 from snippets.multi_head_attention import (
     ex02_run_loop,
     ex03_split_heads,
     ex05_run_module,
     ex06_gpt2_small,
-    ex07_exercise_merge,
-    ex08_exercise_parameters,
+    ex07_biases,
+    ex08_exercise_merge,
+    ex09_exercise_parameters,
 )
 from snippets.multi_head_attention.ex01_loop_of_heads import (
     Head,
@@ -86,11 +89,177 @@ def test_gpt2_small_sizes():
 
 
 def test_exercises():
-    assert torch.equal(ex07_exercise_merge.merged, ex03_split_heads.q)
-    count = ex08_exercise_parameters.count
+    assert torch.equal(ex08_exercise_merge.merged, ex03_split_heads.q)
+    count = ex09_exercise_parameters.count
     loop, mha = ex02_run_loop.loop, ex05_run_module.mha
     assert count(loop) == count(mha) == 2 * 3 * 2 * 3 + 4 * 4 == 52
     assert count(LoopOfHeads(768, 768, 12)) == count(MultiHeadAttention(768, 768, 12))
+
+
+def test_earlier_pages_had_no_mask():
+    """One head, the second head, random heads, try-it, explorer: no mask."""
+    from snippets.explorer.ex01_two_heads import head as explorer_head
+    from snippets.one_head.ex01_projections import W_key, W_query, W_value
+    from snippets.one_head.ex03_weights import weights
+    from snippets.random_heads.ex02_one_pair import head_a, head_b
+    from snippets.second_head.ex01_hand_set_head import w2
+    from snippets.try_it.ex01_equal_projections import attention_head
+
+    future = causal_mask(6)
+    explorer_weights, _ = explorer_head(inputs, W_query, W_key, W_value)
+    for w in (weights, w2, head_a, head_b, explorer_weights):
+        assert (w[future] > 0).all()  # every later token gets some weight
+    assert weights[0, 5] > 0  # "Your" takes part of its answer from "step"
+    changed = inputs.clone()
+    changed[5] += 1.0  # move "step" only
+    before = attention_head(inputs, W_query, W_key, W_value)
+    after = attention_head(changed, W_query, W_key, W_value)
+    assert not torch.allclose(before[0], after[0])  # "Your" sees the change
+
+
+@pytest.fixture(scope="module")
+def tiny_gpt2_and_bert():
+    torch.manual_seed(0)
+    sizes = dict(num_hidden_layers=1, num_attention_heads=2, vocab_size=10)
+    gpt2 = transformers.GPT2Model(
+        transformers.GPT2Config(
+            n_embd=8, n_positions=8, bos_token_id=0, eos_token_id=0, **sizes
+        )
+    )
+    bert = transformers.BertModel(
+        transformers.BertConfig(
+            hidden_size=8, intermediate_size=16, max_position_embeddings=8, **sizes
+        )
+    )
+    return gpt2.eval(), bert.eval()
+
+
+def test_decoders_mask_and_bert_does_not(tiny_gpt2_and_bert):
+    """Changing the last token moves BERT's earlier outputs, never GPT-2's."""
+    gpt2, bert = tiny_gpt2_and_bert
+    ids, last_changed = torch.tensor([[1, 2, 3, 4]]), torch.tensor([[1, 2, 3, 5]])
+    with torch.no_grad():
+        for model, sees_the_future in ((gpt2, False), (bert, True)):
+            before = model(ids).last_hidden_state[:, :3]
+            after = model(last_changed).last_hidden_state[:, :3]
+            assert torch.equal(before, after) is not sees_the_future
+
+
+def test_gpt2_projections_have_biases(tiny_gpt2_and_bert):
+    gpt2, _ = tiny_gpt2_and_bert
+    attn = gpt2.h[0].attn
+    assert attn.c_attn.bias.shape == (3 * 8,)  # queries, keys and values
+    assert attn.c_proj.bias.shape == (8,)  # the output projection
+
+
+def test_training_model_uses_biases():
+    from snippets.training.model import Attention
+
+    model = Attention(n_heads=2, head_dim=2)
+    for layer in (model.W_query, model.W_key, model.W_value, model.W_o):
+        assert layer.bias is not None
+    assert torch.nn.Linear(3, 2).bias is not None  # nn.Linear's default
+
+
+def test_module_maps_to_d_out_not_d_in():
+    batch, mha = ex02_run_loop.batch, ex05_run_module.mha
+    assert batch.shape[-1] == 3  # d_in
+    assert mha(batch).shape[-1] == 4 == mha.W_o.weight.shape[0]  # d_out
+    assert mha.W_o.weight.shape == (4, 4)  # square: (d_out, d_out)
+    assert mha.d_head == 4 // 2
+    with pytest.raises(RuntimeError):  # width 4 cannot be added to width 3
+        batch + mha(batch)
+    with pytest.raises(AssertionError):  # 3 does not split into two heads
+        MultiHeadAttention(d_in=3, d_out=3, num_heads=2)
+
+
+def test_second_head_wo_maps_back_to_the_embedding_width():
+    from snippets.second_head.ex05_output_projection import W_o, out
+
+    assert W_o.shape == (4, 3)
+    assert out.shape == inputs.shape  # so it could be added to the input
+
+
+def test_gpt2_output_adds_back_onto_its_input():
+    x, out = ex06_gpt2_small.x, ex06_gpt2_small.out
+    assert out.shape == x.shape == (2, 64, 768)
+    with torch.no_grad():
+        assert torch.allclose(out - x, ex06_gpt2_small.gpt2_attn(x), atol=1e-6)
+
+
+# -- biases ---------------------------------------------------------------------------
+
+TOL = 1e-6
+
+
+def test_bias_example_is_head_1():
+    from snippets.one_head.ex01_projections import W_key, W_query, W_value
+
+    assert torch.equal(ex07_biases.W_q, W_query)
+    assert torch.equal(ex07_biases.W_k, W_key)
+    assert torch.equal(ex07_biases.W_v, W_value)
+
+
+def test_query_bias_changes_the_weights():
+    assert (ex07_biases.weights_q - ex07_biases.weights).abs().max() > 0.01
+
+
+def test_key_bias_leaves_the_weights_alone():
+    assert torch.allclose(ex07_biases.weights_k, ex07_biases.weights, atol=TOL)
+    assert not torch.equal(  # the scores themselves did change
+        inputs @ ex07_biases.W_q @ (inputs @ ex07_biases.W_k + ex07_biases.b).T,
+        inputs @ ex07_biases.W_q @ (inputs @ ex07_biases.W_k).T,
+    )
+
+
+def test_value_bias_shifts_every_context_vector_by_b():
+    shift = ex07_biases.context_v - ex07_biases.context  # (6, 2)
+    assert torch.allclose(shift, ex07_biases.b.expand(6, 2), atol=TOL)
+    weights_v, _ = ex07_biases.head(inputs, b_v=ex07_biases.b)
+    assert torch.equal(weights_v, ex07_biases.weights)
+
+
+def random_biased_head(d, d_head, t, seed, b_q=False, b_k=False, b_v=False):
+    """A head at GPT-2 width, with a causal mask, and chosen biases."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(t, d, generator=g)
+    W_q, W_k, W_v = (torch.randn(d, d_head, generator=g) / d**0.5 for _ in "qkv")
+    bias = torch.randn(3, d_head, generator=g)
+    q = x @ W_q + (bias[0] if b_q else 0)
+    k = x @ W_k + (bias[1] if b_k else 0)
+    v = x @ W_v + (bias[2] if b_v else 0)
+    scores = (q @ k.T / d_head**0.5).masked_fill(causal_mask(t), float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights, weights @ v, bias
+
+
+def test_bias_claims_hold_at_gpt2_width_with_a_mask():
+    args = dict(d=768, d_head=64, t=32, seed=7)
+    weights, context, bias = random_biased_head(**args)
+    weights_q, _, _ = random_biased_head(**args, b_q=True)
+    weights_k, _, _ = random_biased_head(**args, b_k=True)
+    weights_v, context_v, _ = random_biased_head(**args, b_v=True)
+    assert (weights_q - weights).abs().max() > 0.01
+    assert torch.allclose(weights_k, weights, atol=TOL)
+    assert torch.equal(weights_v, weights)
+    assert torch.allclose(context_v - context, bias[2].expand(32, 64), atol=1e-5)
+
+
+def test_value_bias_after_wo_is_an_output_bias():
+    """A value bias b, mixed by W_o, equals an output bias of b W_o."""
+    torch.manual_seed(8)
+    mha = MultiHeadAttention(d_in=24, d_out=24, num_heads=4)
+    x = torch.randn(2, 10, 24)
+    b_v = torch.randn(24)
+    with torch.no_grad():
+        with_value_bias = MultiHeadAttention(24, 24, 4)
+        with_value_bias.load_state_dict(mha.state_dict())
+        with_value_bias.W_v = torch.nn.Linear(24, 24)
+        with_value_bias.W_v.weight.copy_(mha.W_v.weight)
+        with_value_bias.W_v.bias.copy_(b_v)
+        output_bias = mha.W_o(b_v)  # (24,): b_v mixed by W_o
+        assert torch.allclose(with_value_bias(x), mha(x) + output_bias, atol=1e-5)
+        assert output_bias.abs().max() > 0.1  # and it is not nothing
 
 
 def test_prose_numbers():
@@ -99,7 +268,7 @@ def test_prose_numbers():
         computed={
             "parameters at width 768": f"{4 * 768**2:,}",
             "parameters of the six-token modules": str(
-                ex08_exercise_parameters.count(ex05_run_module.mha)
+                ex09_exercise_parameters.count(ex05_run_module.mha)
             ),
         },
         definitions={
@@ -113,5 +282,7 @@ def test_prose_numbers():
             "64",
             "768",
             "2017",
+            "2019",  # Devlin et al., BERT (NAACL 2019)
+            "3.1",  # its section on the masked language model
         },
     )

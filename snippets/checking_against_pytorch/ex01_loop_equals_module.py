@@ -4,6 +4,7 @@ from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
 
+# --8<-- [start:page]
 def max_diff(a, b):
     """The largest absolute difference between two tensors, as a float."""
     return (a - b).abs().max().item()
@@ -23,5 +24,8 @@ x = torch.randn(2, 10, 24)  # (b, t, d_model): two sequences of ten tokens
 loop = LoopOfHeads(d_in=24, d_out=24, num_heads=4)
 mha = MultiHeadAttention(d_in=24, d_out=24, num_heads=4)
 copy_loop_into_module(loop, mha)
-reference = loop(x)  # (2, 10, 24): every later rung is compared with this
-print(max_diff(mha(x), reference) < 1e-5)
+with torch.no_grad():
+    reference = loop(x)  # (2, 10, 24): every later rung is compared with this
+    print(reference[0, 0, :4])  # the loop: token 0, its first four numbers
+    print(mha(x)[0, 0, :4])  # the module, with the loop's weights
+# --8<-- [end:page]

@@ -40,6 +40,7 @@ def ladder(x, num_heads, causal):
 
 
 for causal in (True, False):
-    diffs = ladder(x, num_heads=4, causal=causal)
-    print(f"causal={causal}:", all(d < 1e-5 for d in diffs.values()))
+    print("with the causal mask" if causal else "without a mask")
+    for rung, diff in ladder(x, num_heads=4, causal=causal).items():
+        print(f"  {rung:30}", "agrees" if diff < 1e-5 else "DIFFERS")
 # --8<-- [end:page]

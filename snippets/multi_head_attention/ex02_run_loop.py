@@ -1,11 +1,9 @@
 import torch
 
+from snippets.attention_inputs import inputs
 from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads
 
-# isort: split
 # --8<-- [start:page]
-from snippets.attention_inputs import inputs
-
 torch.manual_seed(123)
 loop = LoopOfHeads(d_in=3, d_out=4, num_heads=2)  # two heads of width 2
 batch = inputs.unsqueeze(0)  # (1, 6, 3): a batch holding one sentence

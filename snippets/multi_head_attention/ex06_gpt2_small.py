@@ -6,7 +6,8 @@ from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 torch.manual_seed(123)
 gpt2_attn = MultiHeadAttention(d_in=768, d_out=768, num_heads=12)
 x = torch.randn(2, 64, 768)  # (b, t, d_model): two sequences of 64 tokens
-print(gpt2_attn(x).shape)
+out = x + gpt2_attn(x)  # (2, 64, 768): added back onto the input
+print(out.shape)
 print(gpt2_attn.d_head)
 print(sum(p.numel() for p in gpt2_attn.parameters()))
 # --8<-- [end:page]
