@@ -153,7 +153,7 @@ def test_gpt2_projections_have_biases(tiny_gpt2_and_bert):
 
 
 def test_training_model_uses_biases():
-    from snippets.training.model import Attention
+    from snippets.training.ex03_model import Attention
 
     model = Attention(n_heads=2, head_dim=2)
     for layer in (model.W_query, model.W_key, model.W_value, model.W_o):
