@@ -4,6 +4,7 @@ with the other pages. (tests/browser/test_explorer.py checks the page's JavaScri
 import json
 import re
 
+import pytest
 import torch
 
 from hooks.generated import EXPLORER_MARKER, explorer_data
@@ -43,14 +44,42 @@ def test_defaults_reproduce_the_second_head_page():
 def test_same_projections_give_identical_heads():
     for token in tokens:
         row1, row2, c1, c2, _ = explore(
-            token, query_reads=1, scale=-2.0, same_as_1=True
+            token, q_reads=1, q_scale=-2.0, k_scale=0.5, same=True
         )
         assert torch.equal(row1, row2) and torch.equal(c1, c2)
 
 
 def test_scale_zero_is_uniform_attention():
-    _, row2, _, _, _ = explore("one", scale=0.0)
-    assert torch.allclose(row2, torch.full((6,), 1 / 6))
+    for scales in [(0.0, 0.0), (0.0, 3.0), (-2.5, 0.0)]:
+        _, row2, _, _, _ = explore("one", q_scale=scales[0], k_scale=scales[1])
+        assert torch.allclose(row2, torch.full((6,), 1 / 6))
+
+
+def test_every_coordinate_is_positive():
+    assert (inputs > 0).all()
+
+
+@pytest.mark.parametrize("token", tokens)
+@pytest.mark.parametrize("k_reads", [1, 2, 3])
+def test_one_negative_scale_turns_the_head_around(token, k_reads):
+    """The head then favours the token whose key coordinate is smallest."""
+    coordinate = inputs[:, k_reads - 1]
+    for q_reads in [1, 2, 3]:
+        _, up, *_ = explore(token, q_reads, k_reads, 3.0, 1.5)
+        _, down, *_ = explore(token, q_reads, k_reads, 3.0, -1.5)
+        _, down_too, *_ = explore(token, q_reads, k_reads, -3.0, 1.5)
+        assert up.argmax() == coordinate.argmax()
+        assert down.argmax() == coordinate.argmin()
+        assert torch.equal(down, down_too)
+
+
+@pytest.mark.parametrize("token", tokens)
+def test_two_negative_scales_change_nothing(token):
+    for q_reads, k_reads in [(3, 3), (1, 2), (2, 3)]:
+        plus = explore(token, q_reads, k_reads, 2.0, 3.5)
+        minus = explore(token, q_reads, k_reads, -2.0, -3.5)
+        for a, b in zip(plus, minus, strict=True):
+            assert torch.equal(a, b)
 
 
 def test_prose_numbers():

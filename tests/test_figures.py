@@ -67,9 +67,26 @@ def test_the_pairs_are_the_pages_pair_under_torch_rand():
 
 
 # The alt texts make claims; each is checked here.
-def test_alt_two_heads_head1_pale_head2_looks_at_your():
+def alt_text(path: str) -> str:
+    (alt,) = re.findall(r"!\[([^\]]+)\]\(" + re.escape(path) + r"\)", pages_text())
+    return " ".join(alt.split())
+
+
+def pages_text() -> str:
+    return "\n".join(p.read_text() for p in sorted(DOCS.glob("*.md")))
+
+
+def test_alt_two_heads_head1_pale_head2_favours_your_from_073_to_023():
+    alt = alt_text("assets/figures/second-head-heatmaps.svg")
     assert weights.max() < 0.5  # pale cells with black labels, all of them
-    assert (w2.argmax(dim=-1) == tokens.index("Your")).all()
+    your, one = tokens.index("Your"), tokens.index("one")
+    assert (w2.argmax(dim=-1) == your).all()  # "more weight than any other token"
+    column = w2[:, your]
+    assert column.argmax() == your and column.argmin() == one  # "from ... down to"
+    assert f"from {column[your]:.2f} when Your asks" in alt
+    assert f"down to {column[one]:.2f} when one asks" in alt
+    assert column.min() < 0.5  # so "mostly" would overstate: not in the alt text
+    assert "mostly" not in alt
 
 
 def test_alt_random_heads():

@@ -3,13 +3,25 @@
 import torch
 
 from snippets.attention_inputs import inputs, tokens
+from snippets.one_head.ex01_projections import W_query
+from snippets.one_head.ex03_weights import scores
 from snippets.one_head.ex04_context import context
-from snippets.second_head.ex01_hand_set_head import W_k2, W_q2, scores2, w2
+from snippets.second_head.ex01_hand_set_head import (
+    W_k2,
+    W_q2,
+    d_k2,
+    keys2,
+    scores2,
+    values2,
+    w2,
+)
 from snippets.second_head.ex02_context import context2
 from snippets.second_head.ex03_side_by_side import weights
 from snippets.second_head.ex04_concatenate import concatenated
 from snippets.second_head.ex05_output_projection import W_o, out
-from tests.pages import check_prose_numbers
+from snippets.second_head.ex07_heads_add_up import from_head_1, from_head_2
+from snippets.second_head.ex08_qk_circuits import qk1, qk2
+from tests.pages import DOCS, check_prose_numbers
 
 JOURNEY = tokens.index("journey")
 
@@ -61,6 +73,52 @@ def test_output_projection_maps_back_to_model_width():
     torch.testing.assert_close(out[:, 2], context2.sum(dim=-1))  # output 3 sums head 2
 
 
+def test_queries_and_keys_have_width_1_values_width_2():
+    assert d_k2 == keys2.shape[-1] == 1
+    assert values2.shape[-1] == 2 != d_k2  # d_k != d_v
+
+
+def test_the_output_can_be_added_back_to_the_input():
+    """The residual stream: out has the embeddings' width, so x + out is defined."""
+    assert (inputs + out).shape == inputs.shape
+    assert W_o.shape[0] == concatenated.shape[-1]
+
+
+def test_heads_are_independent_and_additive():
+    torch.testing.assert_close(from_head_1 + from_head_2, out)
+    assert (from_head_1[:, 2] == 0).all() and (from_head_2[:, :2] == 0).all()
+    # for any W_o, concatenating then projecting = each head through its own rows
+    g = torch.Generator().manual_seed(0)
+    Wo, c1, c2 = (torch.randn(s, generator=g) for s in [(4, 3), (6, 2), (6, 2)])
+    torch.testing.assert_close(torch.cat([c1, c2], -1) @ Wo, c1 @ Wo[:2] + c2 @ Wo[2:])
+
+
+def test_each_heads_question_is_one_matrix():
+    torch.testing.assert_close(scores2, inputs @ qk2 @ inputs.T)
+    torch.testing.assert_close(scores, inputs @ qk1 @ inputs.T)
+    assert qk1.shape == qk2.shape == (3, 3)
+
+
+def test_head_2s_question_is_rank_1_and_reads_only_coordinate_3():
+    e3 = torch.tensor([0.0, 0.0, 1.0])
+    assert torch.equal(qk2, 9 * torch.outer(e3, e3))
+    assert torch.linalg.matrix_rank(qk2) == 1
+    assert (qk2 != 0).sum() == 1
+
+
+def test_head_1s_question_has_rank_2_its_query_width():
+    assert torch.linalg.matrix_rank(qk1) == 2 == W_query.shape[1]
+    assert (qk1 != 0).all()  # every coordinate meets every coordinate
+
+
+def test_the_page_cites_its_sources():
+    text = " ".join((DOCS / "second-head.md").read_text().split())
+    assert "Clark et al. (2019, *What Does BERT Look At?*)" in text
+    assert "A Mathematical Framework for Transformer Circuits" in text
+    assert '"independent and additive"' in text and "**QK circuit**" in text
+    assert "**residual stream**" in text
+
+
 def test_prose_numbers():
     your = tokens.index("Your")
     check_prose_numbers(
@@ -70,6 +128,13 @@ def test_prose_numbers():
             "third coordinate of Your": f"{inputs[your, 2]:.2f}",
             "scale": f"{W_q2[2, 0]:.0f}",
             "score multiplier": f"{W_q2[2, 0] * W_k2[2, 0]:.0f}",
+            "QK entry of head 2": f"{qk2[2, 2]:.0f}",
+            "d_v of head 2": str(values2.shape[-1]),
+            "rank of head 1's question": str(torch.linalg.matrix_rank(qk1).item()),
+            "alt: Your's weight when Your asks": f"{w2[your, your]:.2f}",
+            "alt: Your's weight when one asks": f"{w2[tokens.index('one'), your]:.2f}",
         },
-        definitions={"1", "2", "3"},  # width 1, sqrt(1), head 1/2, W_o shape
+        # widths 1 and 2, head 1/2, W_o shape and rows 1-4; Clark et al. 2019,
+        # sections 3 and 4; Vaswani et al. 2017, section 3.1; Elhage et al. 2021
+        definitions={"1", "2", "3", "4", "2019", "2017", "3.1", "2021"},
     )

@@ -3,6 +3,8 @@ cost what one wide head costs, except for the softmax rows."""
 
 import pytest
 import torch
+import torch.nn.functional as F
+from torch.profiler import ProfilerActivity, profile
 
 from snippets.attention_inputs import inputs
 from snippets.try_it.ex01_equal_projections import (
@@ -63,6 +65,35 @@ def test_softmax_rows_double(monkeypatch):
     rows.clear()
     attention_head(inputs, *wide)
     assert (two, sum(rows)) == (12, 6)
+
+
+def largest_allocation(run) -> tuple[int, set[str]]:
+    """The largest single CPU allocation made while `run` runs, and the ops it ran."""
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        run()
+    events = prof.events()
+    return max(e.cpu_memory_usage for e in events), {e.name for e in events}
+
+
+def test_maps_cost_memory_only_where_the_code_builds_them():
+    """The textbook head allocates a whole T x T map; the fused kernel never does."""
+    T, e = 4096, 16
+    map_bytes = T * T * 4  # one head's float32 map: 64 MiB
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 1, T, e, generator=g) for _ in range(3))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the kernel's scratch blocks are per thread
+    try:
+        fused, ops = largest_allocation(lambda: F.scaled_dot_product_attention(q, k, v))
+    finally:
+        torch.set_num_threads(threads)
+    assert "aten::_scaled_dot_product_flash_attention_for_cpu" in ops  # fused path
+    assert fused < map_bytes / 8  # its blocks and output: far below one map
+    small = [x[..., :512, :] for x in (q, k, v)]  # the textbook way, at T = 512
+    textbook, _ = largest_allocation(
+        lambda: torch.softmax(small[0] @ small[1].mT / e**0.5, dim=-1) @ small[2]
+    )
+    assert textbook == 512 * 512 * 4  # the whole map
 
 
 def test_prose_numbers():

@@ -13,22 +13,24 @@ def head(x, W_q, W_k, W_v):
     return weights, weights @ values  # (6, 6) and (6, 2)
 
 
-def hand_set_projections(query_reads=3, key_reads=3, scale=3.0):
-    """Query and key each read one coordinate (1, 2 or 3), times scale."""
+def hand_set_projections(q_reads=3, k_reads=3, q_scale=3.0, k_scale=3.0):
+    """Query and key each read one coordinate (1, 2 or 3), times a scale."""
     W_q2 = torch.zeros(3, 1)  # (3, 1)
     W_k2 = torch.zeros(3, 1)  # (3, 1)
-    W_q2[query_reads - 1] = scale
-    W_k2[key_reads - 1] = scale
+    W_q2[q_reads - 1] = q_scale
+    W_k2[k_reads - 1] = k_scale
     return W_q2, W_k2, W_v2  # the value still hands over coordinates 1 and 2
 
 
-def explore(token, query_reads=3, key_reads=3, scale=3.0, same_as_1=False):
+def explore(
+    token, q_reads=3, k_reads=3, q_scale=3.0, k_scale=3.0, same=False
+):
     i = tokens.index(token)
     weights1, context1 = head(inputs, W_query, W_key, W_value)
-    if same_as_1:  # head 2 gets head 1's projections
+    if same:  # head 2 gets head 1's projections
         weights2, context2 = head(inputs, W_query, W_key, W_value)
     else:
-        projections = hand_set_projections(query_reads, key_reads, scale)
+        projections = hand_set_projections(q_reads, k_reads, q_scale, k_scale)
         weights2, context2 = head(inputs, *projections)
     both = torch.cat([context1[i], context2[i]])  # (4,): head 1 | head 2
     return weights1[i], weights2[i], context1[i], context2[i], both

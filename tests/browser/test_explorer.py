@@ -10,12 +10,20 @@ from snippets.explorer.ex01_two_heads import explore
 TOLERANCE = 1e-4  # the page shows four decimals: rounding is at most 5e-5
 
 SETTINGS = [
-    # token, head 2's query reads, key reads, scale, head 2 = head 1
-    ("journey", 3, 3, 3.0, False),  # the page's own head 2
-    ("one", 1, 2, 1.5, False),
-    ("step", 2, 2, -2.0, False),
-    ("Your", 3, 3, 0.0, False),  # scale 0: uniform attention
-    ("with", 1, 3, 4.5, True),  # a copy of head 1: the other controls do not count
+    # token, head 2's query reads, key reads, query scale, key scale, head 2 = head 1
+    ("journey", 3, 3, 3.0, 3.0, False),  # the page's own head 2
+    ("one", 1, 2, 1.5, 2.0, False),
+    ("step", 2, 2, -2.0, 2.5, False),  # one negative scale: the head turns around
+    ("starts", 3, 1, -2.0, -2.5, False),  # two: the signs cancel
+    ("Your", 3, 3, 0.0, 3.0, False),  # a scale of 0: uniform attention
+    (
+        "with",
+        1,
+        3,
+        4.5,
+        -1.0,
+        True,
+    ),  # a copy of head 1: the other controls do not count
 ]
 
 
@@ -43,8 +51,8 @@ def shown(page) -> dict[str, list[float]]:
     }
 
 
-def expected(token, query_reads, key_reads, scale, same) -> dict[str, list[float]]:
-    row1, row2, c1, c2, both = explore(token, query_reads, key_reads, scale, same)
+def expected(token, q_reads, k_reads, q_scale, k_scale, same) -> dict[str, list]:
+    row1, row2, c1, c2, both = explore(token, q_reads, k_reads, q_scale, k_scale, same)
     names = ["weights1", "weights2", "context1", "context2", "concatenated"]
     return {
         n: t.tolist() for n, t in zip(names, [row1, row2, c1, c2, both], strict=True)
@@ -69,16 +77,17 @@ def explorer(page, problems):
 def test_explorer_agrees_with_pytorch(explorer):
     page = explorer
     form = page.locator("#explorer form")
-    assert_close(shown(page), expected("journey", 3, 3, 3.0, False))  # the defaults
-    for token, q, k, scale, same in SETTINGS:
+    assert_close(shown(page), expected("journey", 3, 3, 3.0, 3.0, False))  # defaults
+    for token, q, k, q_scale, k_scale, same in SETTINGS:
         switch = form.locator("input[name='same_as_head_1']")
         switch.set_checked(False)
         form.locator("select[name='token']").select_option(token)
         form.locator("select[name='query_reads']").select_option(str(q))
         form.locator("select[name='key_reads']").select_option(str(k))
-        form.locator("input[name='scale']").fill(str(scale))
+        form.locator("input[name='query_scale']").fill(str(q_scale))
+        form.locator("input[name='key_scale']").fill(str(k_scale))
         switch.set_checked(same)
-        assert_close(shown(page), expected(token, q, k, scale, same))
+        assert_close(shown(page), expected(token, q, k, q_scale, k_scale, same))
 
 
 def test_a_copy_of_head_1_gives_identical_outputs(explorer):
@@ -91,7 +100,8 @@ def test_a_copy_of_head_1_gives_identical_outputs(explorer):
     assert numbers["context1"] == numbers["context2"]
     assert numbers["concatenated"] == numbers["context1"] * 2
     assert "identical" in verdict.inner_text()
-    assert page.locator("select[name='query_reads']").is_disabled()
+    for name in ["select[name='query_reads']", "input[name='key_scale']"]:
+        assert page.locator(name).is_disabled()
 
 
 def test_the_keyboard_alone_drives_the_explorer(explorer):
@@ -106,10 +116,10 @@ def test_the_keyboard_alone_drives_the_explorer(explorer):
         pytest.fail("Tab never reached the explorer's first control")
     page.keyboard.press("ArrowDown")  # journey -> starts
     assert token.input_value() == "starts"
-    assert_close(shown(page), expected("starts", 3, 3, 3.0, False))
+    assert_close(shown(page), expected("starts", 3, 3, 3.0, 3.0, False))
 
-    for _ in range(4):  # to the switch: query coordinate, key coordinate, scale
+    for _ in range(5):  # to the switch: two coordinates, two scales
         page.keyboard.press("Tab")
     page.keyboard.press("Space")
     assert page.locator("input[name='same_as_head_1']").is_checked()
-    assert_close(shown(page), expected("starts", 3, 3, 3.0, True))
+    assert_close(shown(page), expected("starts", 3, 3, 3.0, 3.0, True))

@@ -36,19 +36,21 @@
     return { weights, context: matmul(weights, values) };
   }
 
-  // Head 2's query reads one coordinate and its key reads one, both times `scale`.
-  function handSet(queryReads, keyReads, scale) {
-    const column = (reads) => [0, 1, 2].map((i) => [i === reads - 1 ? scale : 0]);
-    return [column(queryReads), column(keyReads), data.head2.W_v];
+  // Head 2's query reads one coordinate times its scale; so does its key, with its own.
+  function handSet(queryReads, keyReads, queryScale, keyScale) {
+    const column = (reads, scale) => [0, 1, 2].map((i) => [i === reads - 1 ? scale : 0]);
+    return [column(queryReads, queryScale), column(keyReads, keyScale), data.head2.W_v];
   }
 
-  // The page's own head 2 says which coordinate it reads and with what scale.
+  // The page's own head 2 says which coordinates it reads and with what scales.
   const readsOf = (W) => W.findIndex((row) => row[0] !== 0) + 1;
+  const scaleOf = (W) => W[readsOf(W) - 1][0];
   const defaults = {
     token: "journey",
     query_reads: readsOf(data.head2.W_q),
     key_reads: readsOf(data.head2.W_k),
-    scale: data.head2.W_q[readsOf(data.head2.W_q) - 1][0],
+    query_scale: scaleOf(data.head2.W_q),
+    key_scale: scaleOf(data.head2.W_k),
   };
 
   // --- the page --------------------------------------------------------------
@@ -83,15 +85,20 @@
   function update() {
     const f = form.elements;
     const same = f.same_as_head_1.checked;
-    for (const name of ["query_reads", "key_reads", "scale"]) f[name].disabled = same;
-    const scale = Number.parseFloat(f.scale.value);
+    for (const name of ["query_reads", "key_reads", "query_scale", "key_scale"]) {
+      f[name].disabled = same;
+    }
+    const number = (input) => {
+      const x = Number.parseFloat(input.value);
+      return Number.isFinite(x) ? x : 0;
+    };
     const i = data.tokens.indexOf(f.token.value);
     const { W_q, W_k, W_v } = data.head1;
     const h1 = head(data.inputs, W_q, W_k, W_v);
     const h2 = same
       ? head(data.inputs, W_q, W_k, W_v)
       : head(data.inputs, ...handSet(Number(f.query_reads.value), Number(f.key_reads.value),
-                                     Number.isFinite(scale) ? scale : 0));
+                                     number(f.query_scale), number(f.key_scale)));
     [h1, h2].forEach((h, n) => {
       h.weights[i].forEach((w, j) => {
         const cell = rows[j][n];
