@@ -1,6 +1,7 @@
 """docs/index.md: the route through the site, the sources, and the nav's labels."""
 
 import re
+import tomllib
 from functools import cache
 
 import pytest
@@ -75,10 +76,20 @@ def test_sources_section_introduces_the_article_the_book_and_michel():
     assert "*Are Sixteen Heads Really Better than One?* (NeurIPS 2019)" in text
 
 
+def pinned(package: str) -> str:
+    """The version pyproject.toml pins for `package`."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        groups = tomllib.load(f)["dependency-groups"]
+    pins = [p for g in groups.values() for p in g if isinstance(p, str)]
+    return next(p.split("==")[1] for p in pins if p.split("==")[0] == package)
+
+
 def test_prose_numbers():
     check_prose_numbers(
         "index.md",
-        computed={},
+        computed={
+            name: pinned(name) for name in ("torch", "matplotlib", "transformers")
+        },
         # head 1, GPT-2, chapter 3, 8 heads of width 64, publication years
         definitions={"1", "2", "3", "8", "64", "2017", "2019", "2024"},
     )
