@@ -20,6 +20,7 @@ import re
 from pathlib import PurePosixPath
 
 import markdown
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
@@ -218,6 +219,7 @@ def validate(nb, src_uri: str) -> None:
         raise ValueError(message) from error
 
 
+@event_priority(50)  # before htmlproofer takes its list of files
 def on_files(files, config):
     import nbformat
 

