@@ -50,7 +50,7 @@ _BLOCK_TITLE = re.compile(
     r'(?:\s+"(?P<title>[^"]*)")?\s*$'
 )
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
-_ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[.#][\w-]+\s*)+\}")
+_ATTR_LIST = re.compile(r'\s*\{:?\s*(?:(?:[.#][\w-]+|[\w-]+="[^"]*")\s*)+\}')
 _ICON = re.compile(r"\s*:(?:material|octicons|fontawesome|simple)-[\w-]+:")
 _SKIP_MARK = re.compile(r"^\s*<!--\s*pytest\.mark\.[^>]*-->\s*$")
 _LINK = re.compile(r"(\]\()(?!https?://|#|mailto:)([^)\s]+)(\))")
