@@ -331,3 +331,22 @@ def test_each_page_says_what_it_runs_with(page):
     named = {name for name in [*PACKAGES.values(), WEIGHTS] if name in line}
     assert named == needed, f"docs/{page}: runs with {named}, but needs {needed}"
     assert f"](notebooks/{notebook})" in line, f"docs/{page}: link its notebook"
+
+
+def runs_with_table() -> str:
+    """The README's table of what each page needs, as the pages' imports say."""
+    rows = ["| page | runs with |", "|---|---|"]
+    for page in PAGES:
+        named = [n for n in [*PACKAGES.values(), WEIGHTS] if n in needs(page)]
+        rows.append(f"| `docs/{page}` | {', '.join(named) or 'no code to run'} |")
+    return "\n".join(rows)
+
+
+def test_the_readme_says_what_each_page_runs_with():
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    start, end = "<!-- runs-with: start -->\n", "\n<!-- runs-with: end -->"
+    table = readme.split(start, 1)[1].split(end, 1)[0]
+    assert table == runs_with_table(), (
+        "README.md's runs-with table is out of date; it should read:\n"
+        + runs_with_table()
+    )
