@@ -29,6 +29,8 @@ FIGURES = {
     "assets/figures/one-head-heatmap.svg": "snippets.one_head.ex05_heatmap",
     "assets/figures/second-head-heatmaps.svg": "snippets.second_head.ex06_heatmaps",
     "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex04_heatmaps",
+    "assets/figures/real-model-heads.svg": "snippets.real_model.ex06_heatmaps",
+    "assets/figures/real-model-token-heads.svg": "snippets.real_model.ex08_token_rows",
 }
 EXPLORER_MARKER = "<!-- explorer: data and script -->"
 EXPLORER_SCRIPT = "assets/js/explorer.js"
