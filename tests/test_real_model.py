@@ -129,6 +129,11 @@ def test_the_next_token_head_is_clear_but_softer():
     assert ((scores[1] > 0.5).sum(), (scores[0] > 0.5).sum()) == (1, 1)
 
 
+def test_the_three_heads_sit_in_different_layers():
+    picked = [best[name] for name in ["previous token", "next token", "on [CLS]"]]
+    assert len({layer for layer, _ in picked}) == 3
+
+
 def test_the_cls_sink_is_a_habit_of_many_heads():
     assert (on_cls > 0.5).sum() > on_cls.numel() / 3
     assert on_cls[best["on [CLS]"]] > 0.85
