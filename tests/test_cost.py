@@ -276,8 +276,8 @@ def test_the_pages_rank_table(capsys):
     with torch.no_grad():
         for h in heads_sweep:
             mha = MultiHeadAttention(d_model, d_model, h)
-            q = mha.split(mha.W_q(ex08_score_rank.x))[0, 0]
-            k = mha.split(mha.W_k(ex08_score_rank.x))[0, 0]
+            q = mha.split(mha.W_q(ex08_score_rank.tokens))[0, 0]
+            k = mha.split(mha.W_k(ex08_score_rank.tokens))[0, 0]
             rank = torch.linalg.matrix_rank(q @ k.T).item()
             assert rank == min(128, d_model // h)
             assert (rank == 128) == (d_model // h >= 128)  # full rank iff wide
