@@ -243,7 +243,8 @@ def test_prose_claims_hold_for_the_committed_measurement():
     sweep = bench["sweep"]
     textbook = [row["textbook_ms"] / sweep[0]["textbook_ms"] for row in sweep]
     fused = [row["sdpa_ms"] / sweep[0]["sdpa_ms"] for row in sweep]
-    assert textbook[-1] > 1 and fused[-1] > 1  # both slow down
+    assert textbook[-1] > 1.5  # "noticeably dearer the textbook way"
+    assert fused[-1] < 1.5  # "cheap in time with a fused kernel"
     assert textbook[-1] - 1 > 2 * (fused[-1] - 1)  # "much more than the fused one"
 
 
