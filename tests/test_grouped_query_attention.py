@@ -236,9 +236,9 @@ def bandwidth_ratio(context, kv_heads):
 def test_bandwidth_claims():
     long = MODELS["Llama-3.1-8B"][4]
     short = MODELS["Llama-3-8B"][4]
-    assert bandwidth_ratio(short, 8) < 0.1  # "a small addition"
+    assert bandwidth_ratio(short, 8) < 0.1  # "adds little"
     assert 1 < bandwidth_ratio(long, 8) < bandwidth_ratio(long, 32)
-    assert bandwidth_ratio(long, 32) > 4  # "most of its time reading keys"
+    assert bandwidth_ratio(long, 32) > 1  # "most of what each step reads"
     embedding = 128_256 * 4096
     assert ex12_bandwidth.weights_read == 2 * (ex12_bandwidth.n - embedding)
 
