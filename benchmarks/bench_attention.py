@@ -6,17 +6,19 @@ Batch 2 x 1024 tokens x width 768, causal, float32, on the CPU: the five ways of
 computing 12-head attention, and the textbook and fused modules for 1 to 12 heads.
 Every variant is timed once per round, round after round, in one process, so that a
 slow spell of a shared machine hits all of them alike; each gets its median. The
-results and the environment go to docs/assets/data/bench.json, which the cost page
-renders.
+results and the environment go to snippets/cost/bench_results.py, as a Python
+literal that the cost page includes and prints its tables from; `make bench` then
+rewrites the page's output blocks, so the tests agree with the new numbers.
 This is a script, not a test: timings are never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +31,11 @@ from snippets.multi_head_attention.ex01_loop_of_heads import LoopOfHeads, causal
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
 ROOT = Path(__file__).resolve().parent.parent
-OUTPUT = ROOT / "docs" / "assets" / "data" / "bench.json"
+OUTPUT = ROOT / "snippets" / "cost" / "bench_results.py"
+HEADER = """\
+# Written by `make bench` (benchmarks/bench_attention.py): one machine's
+# timings of one forward pass, in milliseconds. Yours will differ.
+"""
 
 BATCH, TOKENS, WIDTH, HEADS = 2, 1024, 768, 12
 SWEEP = [1, 2, 4, 8, 12]
@@ -146,17 +152,21 @@ def main() -> None:
             "warmup_rounds": args.warmup,
             "timed_rounds": args.repeats,
         },
-        "forward": [
-            {"name": k, "median_ms": round(v, 2)} for k, v in forward_ms.items()
-        ],
+        "forward_ms": {k: round(v, 2) for k, v in forward_ms.items()},
         "sweep": [
             {k: (round(v, 2) if k != "heads" else v) for k, v in row.items()}
             for row in rows
         ],
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_results(result, args.output)
     print(f"\nwrote {args.output}")
+
+
+def write_results(result: dict, path: Path) -> None:
+    """`bench = {...}`: a Python literal, formatted as ruff formats snippets."""
+    path.write_text(HEADER + f"bench = {result!r}\n", encoding="utf-8")
+    ruff = [sys.executable, "-m", "ruff", "format", "--quiet", str(path)]
+    subprocess.run(ruff, check=True, cwd=ROOT)
 
 
 def report(ms: dict[str, float]) -> None:

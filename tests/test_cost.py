@@ -1,27 +1,31 @@
-"""Claims of docs/cost.md: counts by code, and the table read from bench.json."""
-
-import json
+"""Claims of docs/cost.md: counts by code, the measured tables, what splitting costs."""
 
 import pytest
 import torch
 from torch.overrides import TorchFunctionMode
+from torch.utils.flop_counter import FlopCounterMode
 
+from benchmarks import bench_attention
 from snippets.checking_against_pytorch.ex03_sdpa_module import (
     SDPAMultiHeadAttention,
 )
 from snippets.cost import (
     ex02_flops,
-    ex03_softmax_rows,
+    ex03_softmax_work,
     ex04_bench_table,
     ex05_sweep_table,
-    ex06_exercise_fused_flops,
-    ex07_exercise_gpt2_maps,
+    ex06_per_head_work,
+    ex07_vaswani_heads,
+    ex08_score_rank,
+    ex09_exercise_fused_flops,
+    ex10_exercise_gpt2_maps,
 )
+from snippets.cost.bench_results import bench
 from snippets.cost.ex01_parameters import d_model, heads_sweep
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 from tests.pages import ROOT, check_prose_numbers
 
-BENCH = json.loads((ROOT / "docs/assets/data/bench.json").read_text())
+T = ex02_flops.T
 
 
 def test_sweep_and_width():
@@ -37,7 +41,7 @@ def test_parameters_do_not_depend_on_heads(h):
 
 
 def test_flop_formula():
-    T, d = ex02_flops.T, d_model
+    d = d_model
     assert T == 1024
     assert ex02_flops.formula == 2 * (4 * T * d**2 + 2 * T**2 * d)
     assert ex02_flops.formula == 8_053_063_680
@@ -50,6 +54,58 @@ def test_flops_do_not_depend_on_heads(h):
     with torch.no_grad():
         flops = ex02_flops.matmul_flops(MultiHeadAttention(d_model, d_model, h), x)
     assert flops == 2 * (4 * 64 * d_model**2 + 2 * 64**2 * d_model)
+
+
+# -- what grows with h: scores, exponentials, maps -----------------------------------
+
+
+class ExpCounter(TorchFunctionMode):
+    """Counts the exponentials of a softmax written out by hand."""
+
+    def __init__(self):
+        super().__init__()
+        self.exps = 0
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        if func in (torch.exp, torch.Tensor.exp):
+            self.exps += out.numel()
+        return out
+
+
+class HandSoftmax(MultiHeadAttention):
+    """The textbook module with its softmax spelled out, to count exponentials."""
+
+    def attend(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / self.d_head**0.5
+        scores = scores - scores.amax(dim=-1, keepdim=True)
+        weights = scores.exp()
+        return (weights / weights.sum(dim=-1, keepdim=True)) @ v
+
+
+@pytest.mark.parametrize("h", heads_sweep)
+def test_exponentials_are_h_t_squared_and_matmul_flops_stay_constant(h):
+    t = 32
+    torch.manual_seed(0)
+    x = torch.randn(2, t, d_model)
+    module = HandSoftmax(d_model, d_model, h, causal=False)
+    counter = ExpCounter()
+    with torch.no_grad(), counter, FlopCounterMode(display=False) as flops:
+        module(x)
+    assert counter.exps == 2 * h * t**2  # b h T^2: grows with h
+    assert flops.get_total_flops() == 2 * 2 * (4 * t * d_model**2 + 2 * t**2 * d_model)
+
+
+def test_softmax_recorder_counts_h_t_squared_and_the_maps():
+    recorder = ex03_softmax_work.SoftmaxRecorder()
+    with torch.no_grad(), recorder:
+        MultiHeadAttention(d_model, d_model, 12)(ex02_flops.x)
+    (shape,) = recorder.shapes
+    assert tuple(shape) == (1, 12, T, T)
+    assert 4 * T * T == 4 * 2**20  # 4 MiB per head and sequence
+    assert 12 * 4 * T * T == 48 * 2**20
+    assert ex02_flops.formula // T**2 == 7_680  # matmul FLOPs per exp, one head
+    assert ex02_flops.formula // (12 * T**2) == 640
 
 
 class MapRecorder(TorchFunctionMode):
@@ -67,24 +123,11 @@ class MapRecorder(TorchFunctionMode):
         return out
 
 
-def test_softmax_rows_and_map_memory():
-    T = ex02_flops.T
-    recorder = ex03_softmax_rows.SoftmaxRecorder()
-    with torch.no_grad(), recorder:
-        MultiHeadAttention(d_model, d_model, 12)(ex02_flops.x)
-    (shape,) = recorder.shapes
-    assert tuple(shape) == (1, 12, T, T)
-    assert 4 * T * T == 4 * 2**20  # 4 MiB per head and sequence
-    assert 12 * 4 * T * T == 48 * 2**20
-
-
 def test_textbook_writes_four_maps_and_fused_none():
     torch.manual_seed(0)
     x = torch.randn(2, 16, 24)
-    textbook = MultiHeadAttention(24, 24, 4)
-    fused = SDPAMultiHeadAttention(24, 24, 4)
     counts = []
-    for module in (textbook, fused):
+    for module in (MultiHeadAttention(24, 24, 4), SDPAMultiHeadAttention(24, 24, 4)):
         recorder = MapRecorder(16)
         with torch.no_grad(), recorder:
             module(x)
@@ -93,83 +136,205 @@ def test_textbook_writes_four_maps_and_fused_none():
     assert counts[1] == []
 
 
-def test_bench_json_describes_its_environment():
-    env, setup = BENCH["environment"], BENCH["setup"]
+def one_head_work(h, t=256):
+    e = d_model // h
+    q, k, v = torch.randn(3, 1, 1, t, e)
+    with torch.no_grad(), FlopCounterMode(display=False) as counter:
+        MultiHeadAttention(d_model, d_model, h).attend(q, k, v)
+    flops = counter.get_total_flops()
+    return flops, flops / (3 * t * e), flops / t**2
+
+
+@pytest.mark.parametrize("h", heads_sweep)
+def test_per_head_flops_per_loaded_number_do_not_depend_on_width(h):
+    """4 T^2 e FLOPs on 3 T e numbers: 4T/3 for every width; 4e per score."""
+    flops, per_number, per_score = one_head_work(h)
+    e = d_model // h
+    assert flops == 4 * 256**2 * e
+    assert per_number == pytest.approx(4 * 256 / 3)
+    assert per_score == 4 * e
+
+
+def test_per_head_table_on_the_page():
+    """At the page's T: 1,365 FLOPs per q, k, v number for every h; 4e per score."""
+    rows = [one_head_work(h, t=T) for h in heads_sweep]
+    assert {f"{per_number:,.0f}" for _, per_number, _ in rows} == {"1,365"}
+    assert [per_score for *_, per_score in rows] == [3072, 1536, 768, 384, 256]
+    assert ex06_per_head_work.per_score == 4 * 64  # the page's last row: h = 12
+
+
+# -- the measured tables -------------------------------------------------------------
+
+
+def test_bench_results_describe_their_environment_and_setup():
+    env, setup = bench["environment"], bench["setup"]
     assert set(env) >= {"torch", "threads", "cpu", "python", "date"}
-    assert env["torch"].startswith("2.13.0")
+    assert env["torch"] == torch.__version__  # measured with this site's PyTorch
     assert setup == {
-        "batch": 2,
-        "tokens": 1024,
-        "width": 768,
-        "heads": 12,
+        "batch": bench_attention.BATCH,
+        "tokens": bench_attention.TOKENS,
+        "width": bench_attention.WIDTH,
+        "heads": bench_attention.HEADS,
         "dtype": "float32",
         "causal": True,
         "warmup_rounds": setup["warmup_rounds"],
         "timed_rounds": setup["timed_rounds"],
     }
-    names = [row["name"] for row in BENCH["forward"]]
-    assert names == [
+    assert (setup["width"], setup["tokens"]) == (d_model, T)
+    assert list(bench["forward_ms"]) == [
         "loop of heads",
         "batched module",
         "module with scaled_dot_product_attention",
         "nn.MultiheadAttention",
         "nn.MultiheadAttention, returning weights",
     ]
-    assert [row["heads"] for row in BENCH["sweep"]] == heads_sweep
+    assert [row["heads"] for row in bench["sweep"]] == bench_attention.SWEEP
+    assert bench_attention.SWEEP == heads_sweep
 
 
-def test_tables_are_read_from_the_json():
-    assert ex04_bench_table.bench == BENCH
-    assert ex05_sweep_table.sweep == BENCH["sweep"]
+def test_tables_are_printed_from_the_results():
+    assert ex04_bench_table.forward is bench["forward_ms"]
+    assert ex05_sweep_table.sweep is bench["sweep"]
     # the 12-head rows of the sweep are the main table's two modules
-    forward = {row["name"]: row["median_ms"] for row in BENCH["forward"]}
-    last = BENCH["sweep"][-1]
-    assert last["textbook_ms"] == forward["batched module"]
-    assert last["sdpa_ms"] == forward["module with scaled_dot_product_attention"]
-
-
-def test_exercises():
-    T = ex02_flops.T
-    fused = ex06_exercise_fused_flops.fused_flops
-    assert fused == 2 * 4 * T * d_model**2 != ex02_flops.formula
-    assert ex07_exercise_gpt2_maps.layers * ex07_exercise_gpt2_maps.heads == 144
-    assert 12 * 12 * ex07_exercise_gpt2_maps.map_bytes == 576 * 2**20
-
-
-def ratio(name):
-    forward = {row["name"]: row["median_ms"] for row in BENCH["forward"]}
-    return f"{forward[name] / min(forward.values()):.2f}"
-
-
-def sweep_ratio(key):
-    return f"{BENCH['sweep'][-1][key] / BENCH['sweep'][0][key]:.2f}"
-
-
-def test_prose_numbers():
-    check_prose_numbers(
-        "cost.md",
-        computed={
-            "loop": ratio("loop of heads"),
-            "textbook": ratio("batched module"),
-            "sdpa module": ratio("module with scaled_dot_product_attention"),
-            "nn.MultiheadAttention": ratio("nn.MultiheadAttention"),
-            "with weights": ratio("nn.MultiheadAttention, returning weights"),
-            "textbook 12 vs 1 head": sweep_ratio("textbook_ms"),
-            "fused 12 vs 1 head": sweep_ratio("sdpa_ms"),
-            "MiB per head": str(4 * 1024**2 // 2**20),
-            "MiB for 12 heads": str(12 * 4 * 1024**2 // 2**20),
-            "maps in GPT-2 small": str(12 * 12),
-            "MiB of GPT-2 maps": f"{ex07_exercise_gpt2_maps.total / 2**20:.0f}",
-        },
-        definitions={"1", "2", "8", "12", "64", "768", "1024", "2017"},
+    last = bench["sweep"][-1]
+    assert last["textbook_ms"] == bench["forward_ms"]["batched module"]
+    assert (
+        last["sdpa_ms"]
+        == bench["forward_ms"]["module with scaled_dot_product_attention"]
     )
 
 
+def test_the_page_reads_no_file_and_the_results_are_a_literal():
+    """A reader who copies the blocks gets the same tables: no file is read."""
+    page = (ROOT / "docs/cost.md").read_text()
+    assert "bench.json" not in page and "read_text" not in page
+    source = (ROOT / "snippets/cost/bench_results.py").read_text()
+    assert "import" not in source
+    assert '--8<-- "snippets/cost/bench_results.py"' in page
+
+
+def test_bench_writes_the_results_as_the_snippet_the_page_includes(tmp_path):
+    out = tmp_path / "bench_results.py"
+    bench_attention.write_results(bench, out)
+    namespace = {}
+    exec(out.read_text(), namespace)
+    assert namespace["bench"] == bench
+    assert bench_attention.OUTPUT == ROOT / "snippets/cost/bench_results.py"
+
+
+def test_make_bench_rewrites_the_pages_output_blocks():
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\nbench:")[1].split("\n\n")[0]
+    assert "-m benchmarks.bench_attention" in recipe
+    assert "pytest docs/cost.md --update-outputs" in recipe
+
+
 def test_prose_claims_hold_for_the_committed_measurement():
-    """The page's sentences about the table describe bench.json (nothing is timed)."""
-    forward = {row["name"]: row["median_ms"] for row in BENCH["forward"]}
+    """The page's sentences about the tables describe bench_results (no timing)."""
+    forward = bench["forward_ms"]
     assert forward["loop of heads"] == max(forward.values())
+    assert forward["batched module"] == sorted(forward.values())[-2]  # "comes next"
     for fused in ("module with scaled_dot_product_attention", "nn.MultiheadAttention"):
         assert forward[fused] < forward["batched module"]
         assert forward[fused] < forward["nn.MultiheadAttention, returning weights"]
-    assert float(sweep_ratio("sdpa_ms")) < float(sweep_ratio("textbook_ms"))
+    ours = forward["module with scaled_dot_product_attention"]
+    theirs = forward["nn.MultiheadAttention"]
+    assert max(ours, theirs) / min(ours, theirs) < 1.25  # "about as fast"
+    sweep = bench["sweep"]
+    textbook = [row["textbook_ms"] / sweep[0]["textbook_ms"] for row in sweep]
+    fused = [row["sdpa_ms"] / sweep[0]["sdpa_ms"] for row in sweep]
+    assert textbook[-1] > 1.5  # "noticeably dearer the textbook way"
+    assert fused[-1] < 1.5  # "cheap in time with a fused kernel"
+    assert textbook[-1] - 1 > 2 * (fused[-1] - 1)  # "much more than the fused one"
+
+
+# -- what splitting costs ------------------------------------------------------------
+
+
+def test_vaswani_table_3_rows_a():
+    bleu = ex07_vaswani_heads.bleu
+    assert bleu[8] == max(bleu.values())
+    assert round(bleu[8] - bleu[1], 1) == 0.9  # one head: 0.9 BLEU worse
+    assert round(bleu[8] - bleu[32], 1) == 0.4  # too many heads hurt too
+    assert all(512 % h == 0 for h in bleu)
+
+
+@pytest.mark.parametrize("h, t", [(1, 16), (4, 16), (12, 128), (24, 16), (48, 128)])
+def test_a_heads_scores_have_rank_at_most_its_width(h, t):
+    torch.manual_seed(h)
+    mha = MultiHeadAttention(d_model, d_model, h)
+    x = torch.randn(1, t, d_model)
+    with torch.no_grad():
+        q = mha.split(mha.W_q(x))[0]  # (h, t, e)
+        k = mha.split(mha.W_k(x))[0]
+    ranks = torch.linalg.matrix_rank(q @ k.transpose(-2, -1))  # one per head
+    assert ranks.max().item() <= d_model // h
+    assert (ranks == min(t, d_model // h)).all()  # generic: exactly min(t, e)
+
+
+def test_the_pages_rank_table(capsys):
+    assert ex08_score_rank.n == 128
+    with torch.no_grad():
+        for h in heads_sweep:
+            mha = MultiHeadAttention(d_model, d_model, h)
+            q = mha.split(mha.W_q(ex08_score_rank.tokens))[0, 0]
+            k = mha.split(mha.W_k(ex08_score_rank.tokens))[0, 0]
+            rank = torch.linalg.matrix_rank(q @ k.T).item()
+            assert rank == min(128, d_model // h)
+            assert (rank == 128) == (d_model // h >= 128)  # full rank iff wide
+
+
+def test_softmax_of_low_rank_scores_can_have_full_rank():
+    """The bound is on the scores; the weights after softmax need not be low rank."""
+    torch.manual_seed(0)
+    q, k = torch.randn(16, 1), torch.randn(16, 1)
+    scores = q @ k.T
+    assert torch.linalg.matrix_rank(scores) == 1
+    assert torch.linalg.matrix_rank(torch.softmax(scores.double(), dim=-1)) > 1
+
+
+def test_exercises():
+    fused = ex09_exercise_fused_flops.fused_flops
+    assert fused == 2 * 4 * T * d_model**2 != ex02_flops.formula
+    assert ex10_exercise_gpt2_maps.layers * ex10_exercise_gpt2_maps.heads == 144
+    assert 12 * 12 * ex10_exercise_gpt2_maps.map_bytes == 576 * 2**20
+
+
+def test_prose_numbers():
+    bleu = ex07_vaswani_heads.bleu
+    check_prose_numbers(
+        "cost.md",
+        computed={
+            "MiB per head": str(4 * T**2 // 2**20),
+            "MiB for 12 heads": str(12 * 4 * T**2 // 2**20),
+            "matmul FLOPs per exp, 1 head": f"{ex02_flops.formula // T**2:,}",
+            "matmul FLOPs per exp, 12 heads": f"{ex02_flops.formula // (12 * T**2):,}",
+            "FLOPs per score, 1 head": f"{4 * d_model:,}",
+            "FLOPs per score, 12 heads": str(4 * d_model // 12),
+            "one head vs 8 (BLEU)": f"{bleu[8] - bleu[1]:.1f}",
+            "32 heads vs 8 (BLEU)": f"{bleu[8] - bleu[32]:.1f}",
+            "rank example tokens": str(ex08_score_rank.n),
+            "maps in GPT-2 small": str(12 * 12),
+            "MiB of GPT-2 maps": f"{ex10_exercise_gpt2_maps.total / 2**20:.0f}",
+        },
+        definitions={
+            "1",
+            "2",
+            "3",  # 4T/3; Michel et al. §3
+            "4",  # 4 d^2, 4 bytes, 4e; Michel et al. §4
+            "8",
+            "12",
+            "16",  # width of 32 heads in Vaswani's table
+            "32",  # heads in Vaswani's table; NeurIPS 32
+            "30",  # NeurIPS 30
+            "64",
+            "768",
+            "1024",
+            "3.2.2",  # Vaswani et al. section
+            "20%",  # Michel et al. §4: WMT heads pruned
+            "40%",  # Michel et al. §4: BERT heads pruned
+            "2017",
+            "2019",
+            "2020",
+        },
+    )

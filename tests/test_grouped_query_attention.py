@@ -1,44 +1,131 @@
-"""Claims of docs/grouped-query-attention.md: the module, and the cache arithmetic."""
+"""Claims of docs/grouped-query-attention.md: the cache, the module, the arithmetic."""
 
 import pytest
 import torch
 
 from snippets.grouped_query_attention import (
-    ex02_six_tokens,
-    ex03_equals_mha,
-    ex04_sdpa_gqa,
-    ex06_kv_cache,
-    ex07_exercise_mean_pool,
-    ex08_exercise_budget,
+    ex02_decode_mha,
+    ex05_six_tokens,
+    ex06_equals_mha,
+    ex07_sdpa_gqa,
+    ex08_decode_gqa,
+    ex10_real_models,
+    ex11_what_if,
+    ex12_bandwidth,
+    ex13_exercise_mean_pool,
+    ex14_exercise_batch,
 )
-from snippets.grouped_query_attention.ex01_gqa_module import GroupedQueryAttention
+from snippets.grouped_query_attention.ex01_decode_step import decode, step
+from snippets.grouped_query_attention.ex03_cache_per_token import (
+    BYTES_PER_NUMBER,
+    kv_cache_bytes_per_token,
+)
+from snippets.grouped_query_attention.ex04_gqa_module import GroupedQueryAttention
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 from tests.pages import check_prose_numbers
 
 TOLERANCE = 1e-5
 GiB = 2**30
+MODELS = ex10_real_models.MODELS
 
 
 def max_diff(a, b):
     return (a - b).abs().max().item()
 
 
+# -- the cache loop ------------------------------------------------------------------
+
+MODULES = [
+    ("MHA", lambda: MultiHeadAttention(48, 48, num_heads=6)),
+    ("GQA", lambda: GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=2)),
+    ("MQA", lambda: GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=1)),
+    ("GQA, d_in != d_out", lambda: GroupedQueryAttention(20, 48, 6, 3)),
+]
+
+
+@pytest.mark.parametrize("name, make", MODULES, ids=[m[0] for m in MODULES])
+def test_each_cached_step_equals_the_uncached_pass_at_its_position(name, make):
+    torch.manual_seed(11)
+    attn = make()
+    d_in = attn.W_q.weight.shape[1]
+    x = torch.randn(3, 10, d_in)  # (b, t, d_in)
+    with torch.no_grad():
+        full = attn(x)  # causal, all positions at once
+    cache = {}
+    for t in range(x.shape[1]):
+        out = step(attn, x[:, t : t + 1], cache)
+        torch.testing.assert_close(out, full[:, t : t + 1])
+        kv_heads = attn.W_k.weight.shape[0] // attn.d_head
+        assert cache["k"].shape == cache["v"].shape == (3, kv_heads, t + 1, 8)
+
+
+def test_the_step_attends_over_the_cache_not_just_the_new_token():
+    """Dropping the cache changes every step after the first: the test can fail."""
+    torch.manual_seed(11)
+    attn = GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=2)
+    x = torch.randn(1, 5, 48)
+    with torch.no_grad():
+        full = attn(x)
+    forgetful = [step(attn, x[:, t : t + 1], {}) for t in range(5)]
+    torch.testing.assert_close(forgetful[0], full[:, :1])
+    later = enumerate(forgetful[1:], start=1)
+    assert all(max_diff(o, full[:, t : t + 1]) > 1e-3 for t, o in later)
+
+
+def test_the_pages_loops_match_the_uncached_pass(capsys):
+    for module, batch in [(ex02_decode_mha.mha, ex02_decode_mha.batch)] + [
+        (ex08_decode_gqa.mqa, ex05_six_tokens.batch)
+    ]:
+        with torch.no_grad():
+            torch.testing.assert_close(decode(module, batch), module(batch))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[5] == "token 6: cached keys (1, 2, 6, 2)"  # MHA: 2 kv heads
+    assert lines[11] == "token 6: cached keys (1, 1, 6, 2)"  # MQA: 1 kv head
+    assert ex02_decode_mha.cached.shape == ex08_decode_gqa.cached.shape == (1, 6, 4)
+
+
+# -- the size of the cache -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("d", [768, 4096, 4544])
+def test_mha_cache_is_the_same_for_every_number_of_heads_at_fixed_width(d):
+    heads = [h for h in range(1, d + 1) if d % h == 0]
+    sizes = {kv_cache_bytes_per_token(32, h, d // h) for h in heads}
+    assert sizes == {2 * 32 * d * BYTES_PER_NUMBER}  # one full-width head's
+
+
+def test_mha_module_caches_one_full_width_head():
+    """The module's own key and value tensors, whatever h: b * t * d numbers."""
+    x = torch.randn(1, 7, 24)
+    for h in [1, 2, 3, 4, 6, 8, 12, 24]:
+        mha = MultiHeadAttention(24, 24, num_heads=h)
+        with torch.no_grad():
+            k = mha.split(mha.W_k(x))
+        assert k.shape == (1, h, 7, 24 // h) and k.numel() == 7 * 24
+    gqa = GroupedQueryAttention(24, 24, num_heads=6, num_kv_heads=2)
+    with torch.no_grad():
+        assert gqa.split(gqa.W_k(x)).numel() == 7 * 24 // 3  # below it
+
+
 def test_mqa_on_six_tokens():
-    mqa = ex02_six_tokens.mqa
-    assert mqa(ex02_six_tokens.batch).shape == (1, 6, 4)
+    mqa = ex05_six_tokens.mqa
+    assert mqa(ex05_six_tokens.batch).shape == (1, 6, 4)
     assert mqa.W_q.weight.shape == (4, 3)
     assert mqa.W_k.weight.shape == mqa.W_v.weight.shape == (2, 3)
     assert mqa.group == 2
 
 
+# -- the module ----------------------------------------------------------------------
+
+
 @pytest.mark.parametrize("causal", [True, False])
 def test_as_many_kv_heads_as_heads_is_multi_head_attention(causal):
-    x = ex03_equals_mha.x
+    x = ex06_equals_mha.x
     mha = MultiHeadAttention(768, 768, 12, causal=causal)
     gqa = GroupedQueryAttention(768, 768, 12, num_kv_heads=12, causal=causal)
     gqa.load_state_dict(mha.state_dict())
     assert max_diff(gqa(x), mha(x)) < TOLERANCE
-    assert max_diff(ex03_equals_mha.gqa(x), ex03_equals_mha.mha(x)) < TOLERANCE
+    assert max_diff(ex06_equals_mha.gqa(x), ex06_equals_mha.mha(x)) < TOLERANCE
 
 
 def test_each_query_head_uses_its_groups_kv_head():
@@ -58,11 +145,10 @@ def test_each_query_head_uses_its_groups_kv_head():
 
 
 def test_agrees_with_sdpa_enable_gqa():
-    assert ex04_sdpa_gqa.k.shape == (2, 4, 16, 64)
-    assert ex04_sdpa_gqa.context.shape == (2, 12, 16, 64)
-    assert max_diff(ex04_sdpa_gqa.out, ex04_sdpa_gqa.gqa(ex03_equals_mha.x)) < (
-        TOLERANCE
-    )
+    assert ex07_sdpa_gqa.k.shape == (2, 4, 16, 64)
+    assert ex07_sdpa_gqa.context.shape == (2, 12, 16, 64)
+    out = ex07_sdpa_gqa.gqa(ex06_equals_mha.x)
+    assert max_diff(ex07_sdpa_gqa.out, out) < TOLERANCE
 
 
 def test_groups_must_be_equal():
@@ -79,66 +165,137 @@ def test_parameters(kv_heads, params):
     assert params == 2 * 768**2 + 2 * 768 * kv_heads * 64
 
 
+# -- real models ---------------------------------------------------------------------
+
+
 def test_configs_are_consistent_with_their_sources():
-    hidden = {"Llama-2-7B": 4096, "Llama-3-8B": 4096, "Falcon-7B": 4544}
-    for name, (layers, heads, kv_heads, head_dim) in ex06_kv_cache.MODELS.items():
+    hidden = {  # hidden_size in each config.json; Falcon's d_model in its card
+        "Llama-2-7B": 4096,
+        "Llama-3-8B": 4096,
+        "Llama-3.1-8B": 4096,
+        "Falcon-7B": 4544,
+    }
+    for name, (layers, heads, kv_heads, head_dim, _) in MODELS.items():
         assert hidden[name] == heads * head_dim
         assert layers == 32
         assert heads % kv_heads == 0
+    assert MODELS["Llama-3.1-8B"][:4] == MODELS["Llama-3-8B"][:4]  # same shapes
 
 
 def per_token(name, kv_heads=None):
-    layers, heads, published, head_dim = ex06_kv_cache.MODELS[name]
+    layers, heads, published, head_dim, _ = MODELS[name]
     kv = published if kv_heads is None else kv_heads
-    return ex06_kv_cache.kv_cache_bytes_per_token(layers, kv, head_dim)
+    return kv_cache_bytes_per_token(layers, kv, head_dim)
+
+
+def full_context(name):
+    return per_token(name) * MODELS[name][4]
+
+
+def test_every_row_is_within_the_models_own_context():
+    """The table computes each cache at the model's context, never beyond it."""
+    for name in MODELS:
+        assert full_context(name) == per_token(name) * MODELS[name][4]
+    assert full_context("Llama-2-7B") == 2 * GiB
+    assert full_context("Llama-3-8B") == 1 * GiB
+    assert full_context("Llama-3.1-8B") == 16 * GiB
+    assert full_context("Falcon-7B") == 16 * 2**20
+    assert ex11_what_if.context == MODELS["Llama-3.1-8B"][4]  # its own context
 
 
 def test_kv_cache_arithmetic():
     assert per_token("Llama-2-7B") == 2 * 32 * 32 * 128 * 2 == 512 * 2**10
     assert per_token("Llama-3-8B") == per_token("Llama-2-7B") // 4
     assert per_token("Falcon-7B") == 2 * 32 * 1 * 64 * 2
-    context = ex06_kv_cache.CONTEXT
-    assert per_token("Llama-2-7B") * context == 16 * GiB
-    assert per_token("Llama-3-8B") * context == 4 * GiB
-    assert per_token("Falcon-7B") * context == GiB // 4
+    assert per_token("Falcon-7B", kv_heads=71) == 71 * per_token("Falcon-7B")
+    context = MODELS["Llama-3.1-8B"][4]
+    assert per_token("Llama-3.1-8B", 32) * context == 64 * GiB
+    assert per_token("Llama-3.1-8B", 1) * context == 2 * GiB
 
 
-def test_exercises():
-    assert ex07_exercise_mean_pool.shared is not ex03_equals_mha.mha
-    x = ex03_equals_mha.x
-    mha = ex03_equals_mha.mha
-    pooled = ex07_exercise_mean_pool.mha_to_gqa(mha, num_kv_heads=4)
+def test_weight_count_from_the_config():
+    """The formula gives the published sizes: Llama 3.1 8B has 8.03B weights and
+    Llama 2 7B 6.74B (their Hugging Face model pages); per layer, Llama 2 7B's
+    attention holds 4 d^2 weights and its MLP 3 d d_ff."""
+    weights = ex12_bandwidth.llama_weights
+    assert ex12_bandwidth.n == 8_030_261_248
+    assert round(ex12_bandwidth.n / 1e9, 2) == 8.03
+    llama2 = weights(32, 4096, 32, 32, d_ff=11_008, vocab=32_000)
+    assert round(llama2 / 1e9, 2) == 6.74
+    assert (
+        llama2
+        == 2 * 32_000 * 4096 + 32 * (4 * 4096**2 + 3 * 4096 * 11_008 + 8192) + 4096
+    )
+
+
+def bandwidth_ratio(context, kv_heads):
+    read = kv_cache_bytes_per_token(32, kv_heads, 128) * context
+    return read / ex12_bandwidth.weights_read
+
+
+def test_bandwidth_claims():
+    long = MODELS["Llama-3.1-8B"][4]
+    short = MODELS["Llama-3-8B"][4]
+    assert bandwidth_ratio(short, 8) < 0.1  # "adds little"
+    assert 1 < bandwidth_ratio(long, 8) < bandwidth_ratio(long, 32)
+    assert bandwidth_ratio(long, 32) > 1  # "most of what each step reads"
+    embedding = 128_256 * 4096
+    assert ex12_bandwidth.weights_read == 2 * (ex12_bandwidth.n - embedding)
+
+
+def test_batch_threshold_exercise():
+    w = ex12_bandwidth.weights_read
+    for kv_heads in (32, 8, 1):
+        per_sequence = kv_cache_bytes_per_token(32, kv_heads, 128) * 8_192
+        b = w // per_sequence + 1
+        assert b * per_sequence > w >= (b - 1) * per_sequence
+    assert (
+        ex14_exercise_batch.batch
+        == w // (kv_cache_bytes_per_token(32, 1, 128) * 8_192) + 1
+    )
+    thresholds = [
+        w // (kv_cache_bytes_per_token(32, kv, 128) * 8_192) + 1 for kv in (32, 8, 1)
+    ]
+    assert thresholds == sorted(thresholds) and thresholds[0] < thresholds[-1]
+
+
+def test_mean_pool_exercise():
+    assert ex13_exercise_mean_pool.shared is not ex06_equals_mha.mha
+    x = ex06_equals_mha.x
+    mha = ex06_equals_mha.mha
+    pooled = ex13_exercise_mean_pool.mha_to_gqa(mha, num_kv_heads=4)
     assert max_diff(pooled(x), mha(x)) > 1e3 * TOLERANCE
-    shared = ex07_exercise_mean_pool.shared
-    exact = ex07_exercise_mean_pool.mha_to_gqa(shared, num_kv_heads=4)
+    shared = ex13_exercise_mean_pool.shared
+    exact = ex13_exercise_mean_pool.mha_to_gqa(shared, num_kv_heads=4)
     assert max_diff(exact(x), shared(x)) < TOLERANCE
     assert exact.W_k.weight.shape == (4 * 64, 768)
-    budget = ex08_exercise_budget.budget
-    tokens = [budget // per_token("Llama-3-8B", kv) for kv in (32, 16, 8, 4, 2, 1)]
-    assert tokens[0] == 32_768
-    assert all(b == 2 * a for a, b in zip(tokens, tokens[1:], strict=False))
 
 
 def test_prose_numbers():
-    context = ex06_kv_cache.CONTEXT
+    long, short = MODELS["Llama-3.1-8B"][4], MODELS["Llama-3-8B"][4]
     check_prose_numbers(
         "grouped-query-attention.md",
         computed={
-            "Llama 2 cache, GiB": f"{per_token('Llama-2-7B') * context / GiB:.0f}",
-            "Llama 3 cache, GiB": f"{per_token('Llama-3-8B') * context / GiB:.0f}",
-            "Falcon cache, GiB": f"{per_token('Falcon-7B') * context / GiB:.2f}",
-            "ratio": str(per_token("Llama-2-7B") // per_token("Llama-3-8B")),
-            "context": f"{context:,}",
+            "Llama 3.1 context / Llama 3 context": str(long // short),
+            "MHA / GQA cache": str(per_token("Llama-2-7B") // per_token("Llama-3-8B")),
+            "Falcon MHA / MQA cache": str(
+                per_token("Falcon-7B", MODELS["Falcon-7B"][1]) // per_token("Falcon-7B")
+            ),
+            "short context": f"{short:,}",
+            "GQA cache / weights at full context": f"{bandwidth_ratio(long, 8):.2f}",
+            "MHA cache / weights at full context": f"{bandwidth_ratio(long, 32):.2f}",
         },
         definitions={
-            "0",
-            "1",
-            "2",
-            "3",
-            "8",
-            "12",
-            "30",
-            "32",
+            "0",  # head indices
+            "1",  # one group, one kv head
+            "2",  # bytes per number; heads of width 2; Exercise 2
+            "3",  # groups of three; Llama 3.1
+            "3.1",  # Llama 3.1
+            "8",  # Llama 3 8B's kv heads and model names
+            "12",  # GPT-2 small's heads
+            "32",  # Llama's query heads
+            "2048",  # Falcon-7B's model card: sequence length
+            "30",  # NeurIPS 30
             "2017",
             "2019",
             "2023",

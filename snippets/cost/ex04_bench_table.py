@@ -1,8 +1,6 @@
-# --8<-- [start:page]
-import json
-from pathlib import Path
+from snippets.cost.bench_results import bench
 
-bench = json.loads(Path("docs/assets/data/bench.json").read_text())
+# --8<-- [start:page]
 env, setup = bench["environment"], bench["setup"]
 print(f"measured {env['date']} on {env['cpu']}, {env['threads']} threads")
 print(f"torch {env['torch']}, Python {env['python']}")
@@ -13,9 +11,9 @@ print(
     f"median of {setup['timed_rounds']} rounds"
 )
 print()
-fastest = min(row["median_ms"] for row in bench["forward"])
+forward = bench["forward_ms"]  # forward pass: milliseconds
+fastest = min(forward.values())
 print(f"{'forward pass':<41}  {'ms':>6}  {'x fastest':>9}")
-for row in bench["forward"]:
-    ms = row["median_ms"]
-    print(f"{row['name']:<41}  {ms:>6.0f}  {ms / fastest:>9.2f}")
+for name, ms in forward.items():
+    print(f"{name:<41}  {ms:>6.0f}  {ms / fastest:>9.2f}")
 # --8<-- [end:page]

@@ -1,4 +1,4 @@
-from snippets.cost.ex04_bench_table import bench
+from snippets.cost.bench_results import bench
 
 # --8<-- [start:page]
 sweep = bench["sweep"]

@@ -1,14 +1,12 @@
 import torch
 
-from snippets.cost.ex01_parameters import d_model
-from snippets.cost.ex02_flops import T, formula, matmul_flops, x
-
-# isort: split
-# --8<-- [start:page]
 from snippets.checking_against_pytorch.ex03_sdpa_module import (
     SDPAMultiHeadAttention,
 )
+from snippets.cost.ex01_parameters import d_model
+from snippets.cost.ex02_flops import T, formula, matmul_flops, x
 
+# --8<-- [start:page]
 fused = SDPAMultiHeadAttention(d_model, d_model, num_heads=12)
 with torch.no_grad():
     fused_flops = matmul_flops(fused, x)

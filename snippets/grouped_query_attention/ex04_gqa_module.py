@@ -1,6 +1,8 @@
-from torch import nn
-
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
+
+# isort: split
+# --8<-- [start:page]
+from torch import nn
 
 
 class GroupedQueryAttention(MultiHeadAttention):
@@ -25,3 +27,6 @@ class GroupedQueryAttention(MultiHeadAttention):
         context = context.transpose(1, 2)  # (b, t, h, d_head)
         context = context.contiguous().view(b, t, -1)  # (b, t, d_out)
         return self.W_o(context)  # (b, t, d_out)
+
+
+# --8<-- [end:page]

@@ -1,6 +1,6 @@
 import torch
 
-from snippets.grouped_query_attention.ex01_gqa_module import (
+from snippets.grouped_query_attention.ex04_gqa_module import (
     GroupedQueryAttention,
 )
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention

@@ -1,9 +1,9 @@
 import torch
 
-from snippets.grouped_query_attention.ex01_gqa_module import (
+from snippets.grouped_query_attention.ex04_gqa_module import (
     GroupedQueryAttention,
 )
-from snippets.grouped_query_attention.ex03_equals_mha import mha, x
+from snippets.grouped_query_attention.ex06_equals_mha import mha, x
 
 # isort: split
 # --8<-- [start:page]

@@ -1,4 +1,4 @@
-from snippets.grouped_query_attention.ex01_gqa_module import (
+from snippets.grouped_query_attention.ex04_gqa_module import (
     GroupedQueryAttention,
 )
 

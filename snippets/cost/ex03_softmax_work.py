@@ -1,7 +1,7 @@
 import torch
 
 from snippets.cost.ex01_parameters import d_model, heads_sweep
-from snippets.cost.ex02_flops import T, x
+from snippets.cost.ex02_flops import T, formula, x
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
 # isort: split
@@ -23,17 +23,17 @@ class SoftmaxRecorder(TorchFunctionMode):
         return out
 
 
-print("heads  softmax rows  = h T   map (MiB)  = 4 h T^2 bytes")
+print("heads        exps  = h T^2  map (MiB)  matmul FLOPs per exp")
 with torch.no_grad():
     for h in heads_sweep:
         mha = MultiHeadAttention(d_model, d_model, h)
         with SoftmaxRecorder() as recorder:
             mha(x)
         (shape,) = recorder.shapes  # (b, h, t, t): one map per head
-        rows = shape.numel() // shape[-1]
-        map_bytes = 4 * shape.numel()  # float32: 4 bytes per weight
+        exps = shape.numel()  # one exponential per score
+        map_mib = 4 * exps / 2**20  # float32: 4 bytes per weight
         print(
-            f"{h:>5}  {rows:>12,}  {rows == h * T}  {map_bytes / 2**20:>9.0f}"
-            f"  {map_bytes == 4 * h * T**2}"
+            f"{h:>5}  {exps:>10,}  {exps == h * T**2}  {map_mib:>9.0f}"
+            f"  {formula / exps:>20,.0f}"
         )
 # --8<-- [end:page]
