@@ -267,7 +267,7 @@ def test_page_credits_the_model_and_cites_its_sources():
     assert sentences[7].lower().rstrip(".") in flat.lower()  # the heatmaps' sentence
     assert sentence == SWAP.format("tired")  # the one-token sentence, in the alt text
     assert sentence.rstrip(".") in flat
-    assert "(training.ipynb)" in text  # kept until the notebook becomes training.md
+    assert "(training.md)" in text  # the training page comes before this one
 
 
 def test_prose_numbers():
