@@ -28,7 +28,7 @@ from mkdocs.utils import get_relative_url
 FIGURES = {
     "assets/figures/one-head-heatmap.svg": "snippets.one_head.ex05_heatmap",
     "assets/figures/second-head-heatmaps.svg": "snippets.second_head.ex06_heatmaps",
-    "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex04_heatmaps",
+    "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex03_heatmaps",
 }
 EXPLORER_MARKER = "<!-- explorer: data and script -->"
 EXPLORER_SCRIPT = "assets/js/explorer.js"

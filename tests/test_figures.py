@@ -14,8 +14,8 @@ from snippets.attention_inputs import tokens
 from snippets.one_head.ex03_weights import weights
 from snippets.one_head.ex05_heatmap import fig as one_head_fig
 from snippets.random_heads.ex01_init_schemes import inits
-from snippets.random_heads.ex04_heatmaps import fig as random_fig
-from snippets.random_heads.ex04_heatmaps import pairs
+from snippets.random_heads.ex03_heatmaps import fig as random_fig
+from snippets.random_heads.ex03_heatmaps import pairs
 from snippets.second_head.ex01_hand_set_head import w2
 from snippets.second_head.ex06_heatmaps import fig as two_heads_fig
 from tests.pages import DOCS, ROOT
