@@ -28,7 +28,7 @@ from mkdocs.utils import get_relative_url
 FIGURES = {
     "assets/figures/one-head-heatmap.svg": "snippets.one_head.ex05_heatmap",
     "assets/figures/second-head-heatmaps.svg": "snippets.second_head.ex06_heatmaps",
-    "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex04_heatmaps",
+    "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex03_heatmaps",
     "assets/figures/training-loss.svg": "snippets.training.ex08_loss_curves",
     "assets/figures/training-before-after.svg": "snippets.training.ex09_before_after",
     "assets/figures/training-one-wide-head.svg": "snippets.training.ex12_one_wide_head",

@@ -14,8 +14,8 @@ from snippets.attention_inputs import tokens
 from snippets.one_head.ex03_weights import weights
 from snippets.one_head.ex05_heatmap import fig as one_head_fig
 from snippets.random_heads.ex01_init_schemes import inits
-from snippets.random_heads.ex04_heatmaps import fig as random_fig
-from snippets.random_heads.ex04_heatmaps import pairs
+from snippets.random_heads.ex03_heatmaps import fig as random_fig
+from snippets.random_heads.ex03_heatmaps import pairs
 from snippets.real_model import ex06_heatmaps as real_heads
 from snippets.real_model import ex08_token_rows as real_token
 from snippets.real_model.ex07_one_token import sentence as one_token_sentence

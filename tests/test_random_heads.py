@@ -1,52 +1,97 @@
-"""Claims on docs/random-heads.md: untrained heads look alike, for two reasons."""
+"""Claims on docs/random-heads.md: why untrained heads look alike, and when not."""
 
 import inspect
 
 import pytest
 import torch
 
+from snippets.attention_inputs import inputs, tokens
+from snippets.random_heads import ex07_symmetry as symmetry
 from snippets.random_heads.ex01_init_schemes import gpt2_init, linear_init, rand_init
-from snippets.random_heads.ex02_one_pair import head_a, head_b
-from snippets.random_heads.ex03_measure import (
-    compare_random_heads,
-    js_divergence,
-    results,
+from snippets.random_heads.ex02_one_pair import head_a, head_b, random_head_weights
+from snippets.random_heads.ex04_yardstick import baseline, js_divergence
+from snippets.random_heads.ex05_measure import correlation, pairs, toy
+from snippets.random_heads.ex06_real_width import (
+    d_head,
+    d_model,
+    layer_normed_tokens,
+    n_heads,
+    real,
+    x,
 )
 from tests.pages import check_prose_numbers
 
 ALIKE_BITS = 0.01  # "the JS divergence stays below 0.01 bits" on the page
-CHANCE = 1 / 6
+CHANCE = 1 / 6  # two heads picking one of six tokens at random
+ZERO_CENTRED = ["nn.Linear", "N(0, 0.02)"]
+JS, DIFF, UNIFORM, SAME_TOP, CORR, SPREAD = next(iter(toy.values()))
 
 
-def test_measured_over_100_seeds_per_init():
-    assert list(results) == ["torch.rand", "nn.Linear", "N(0, 0.02)"]
-    seeds = inspect.signature(compare_random_heads).parameters["num_seeds"].default
-    assert seeds >= 100
+def top_token_shares(init, x, d_head):
+    """How often each position is a random head's top token, over the pairs."""
+    torch.manual_seed(0)  # the draws compare_random_heads makes
+    a, _ = random_head_weights(init, x, d_head)
+    b, _ = random_head_weights(init, x, d_head)
+    tops = torch.cat([a.argmax(-1).flatten(), b.argmax(-1).flatten()])
+    return torch.bincount(tops, minlength=6).double() / len(tops)
 
 
-@pytest.mark.parametrize("init", ["torch.rand", "nn.Linear", "N(0, 0.02)"])
-def test_random_heads_look_alike_under_every_init(init):
-    assert results[init]["js_bits"] < ALIKE_BITS
-    assert results[init]["max_abs_diff"] < 0.1
+# -- the yardstick and the toy ------------------------------------------------------
+
+
+def test_head_1_and_head_2_are_about_0_15_bits_apart():
+    assert baseline == pytest.approx(0.150, abs=0.0005)
+
+
+def test_toy_is_measured_over_1000_pairs_per_init():
+    assert list(toy) == ["torch.rand", "nn.Linear", "N(0, 0.02)"]
+    assert pairs == 1000
+    assert list(toy["torch.rand"]) == [JS, DIFF, UNIFORM, SAME_TOP, CORR, SPREAD]
+
+
+@pytest.mark.parametrize("init", list(toy))
+def test_every_toy_pair_looks_alike_by_js_and_largest_difference(init):
+    assert toy[init][JS] < ALIKE_BITS
+    assert toy[init][JS] < baseline / 10  # "against 0.150 between head 1 and head 2"
+    assert toy[init][DIFF] < 0.1
 
 
 def test_all_positive_weights_share_the_input_geometry():
-    r = results["torch.rand"]
-    assert r["logit_corr"] > 0.7
-    assert r["same_argmax"] > 3 * CHANCE
+    r = toy["torch.rand"]
+    assert r[CORR] > 0.7
+    assert r[SAME_TOP] > 3 * CHANCE
 
 
-@pytest.mark.parametrize("init", ["nn.Linear", "N(0, 0.02)"])
-def test_zero_centred_heads_are_unrelated_but_near_uniform(init):
-    r = results[init]
-    assert abs(r["logit_corr"]) < 0.2  # unrelated scores
-    assert r["same_argmax"] < 2 * CHANCE  # top tokens agree about as often as chance
-    assert r["max_from_uniform"] < results["torch.rand"]["max_from_uniform"]
-    assert r["score_spread"] < results["torch.rand"]["score_spread"] / 4
+@pytest.mark.parametrize("init", ZERO_CENTRED)
+def test_zero_centred_toy_heads_are_unrelated(init):
+    r = toy[init]
+    assert abs(r[CORR]) < 0.1  # unrelated scores
+    assert CHANCE < r[SAME_TOP] < 0.3  # "a little above one in six"
 
 
-def test_gpt2_init_is_uniform_to_four_decimals():
-    assert results["N(0, 0.02)"]["max_from_uniform"] < 5e-4
+@pytest.mark.parametrize("init", ZERO_CENTRED)
+def test_unrelated_heads_share_top_tokens_because_some_tokens_win_more(init):
+    from snippets.random_heads.ex01_init_schemes import inits
+
+    shares = top_token_shares(inits[init], inputs.expand(pairs, 6, 3), 2)
+    # two unrelated heads agree with probability sum(p_k ** 2): the page's figure
+    assert (shares**2).sum().item() == pytest.approx(toy[init][SAME_TOP], abs=0.03)
+    share = dict(zip(tokens, shares.tolist(), strict=True))
+    often = min(share["one"], share["Your"])
+    rarely = max(share["starts"], share["with"])
+    assert often > 3 * rarely  # "several times as often"
+
+
+@pytest.mark.parametrize("init", ZERO_CENTRED)
+def test_zero_centred_toy_heads_are_faint_and_near_uniform(init):
+    r = toy[init]
+    assert r[UNIFORM] < toy["torch.rand"][UNIFORM] / 2
+    assert r[UNIFORM] < 0.05  # close to uniform
+    assert r[SPREAD] < toy["torch.rand"][SPREAD] / 4
+
+
+def test_gpt2_init_is_uniform_to_four_decimals_on_the_toy():
+    assert toy["N(0, 0.02)"][UNIFORM] < 5e-4
 
 
 def test_the_first_pair_favours_journey_and_starts():
@@ -61,26 +106,196 @@ def test_js_divergence_is_zero_for_equal_and_one_bit_for_disjoint_rows():
     assert js_divergence(p, q).item() == pytest.approx(1.0, abs=1e-6)
 
 
-def test_init_schemes_have_the_stated_ranges():
+def test_correlation_is_pearsons_per_row():
+    u, v = (
+        torch.randn(3, 36, dtype=torch.float64),
+        torch.randn(3, 36, dtype=torch.float64),
+    )
+    for row in range(3):
+        expected = torch.corrcoef(torch.stack([u[row], v[row]]))[0, 1]
+        assert correlation(u, v)[row].item() == pytest.approx(expected.item())
+
+
+def test_init_schemes_have_the_stated_distributions():
     torch.manual_seed(0)
-    assert (rand_init() >= 0).all()
-    bound = 1 / 3**0.5
-    assert linear_init().abs().max() <= bound
-    samples = torch.cat([gpt2_init().flatten() for _ in range(2000)])
-    assert samples.std().item() == pytest.approx(0.02, rel=0.05)
+    assert (rand_init(3, 2) >= 0).all()
+    assert rand_init(5, 3, 2).shape == (5, 3, 2)  # a stack of heads
+    samples = gpt2_init(2000, 3, 2)
+    assert samples.mean().item() == pytest.approx(0.0, abs=0.002)
+    assert samples.std().item() == pytest.approx(0.02, rel=0.02)
+
+
+@pytest.mark.parametrize("d_in", [3, d_model])
+def test_linear_init_draws_what_nn_linear_draws(d_in):
+    torch.manual_seed(0)
+    ours = linear_init(d_in, 1000)  # (d_in, 1000)
+    theirs = torch.nn.Linear(d_in, 1000, bias=False).weight.detach()  # (1000, d_in)
+    bound = 1 / d_in**0.5
+    for w in (ours, theirs):
+        assert w.abs().max() <= bound
+        assert w.abs().max() > 0.99 * bound  # uniform up to the bound, both
+        assert w.std().item() == pytest.approx(bound / 3**0.5, rel=0.03)
+
+
+# -- GPT-2's width -------------------------------------------------------------------
+
+
+def test_a_toy_token_is_three_numbers_below_1():
+    assert inputs.shape[-1] == 3
+    assert 0 < inputs.min() and inputs.max() < 1
+
+
+def test_gpt2_small_sizes():
+    # Radford et al. 2019, Table 2; openai/gpt-2 src/model.py: n_embd=768, n_head=12
+    assert (d_model, n_heads, d_head) == (768, 12, 64)
+
+
+def test_real_width_inputs_are_what_layer_norm_hands_on():
+    assert x.shape == (100, 6, d_model)
+    assert torch.allclose(x.mean(-1), torch.zeros(100, 6, dtype=x.dtype), atol=1e-12)
+    assert torch.allclose(x.var(-1, correction=0), torch.ones(100, 6, dtype=x.dtype))
+    torch.manual_seed(5)
+    ours = layer_normed_tokens(3)
+    torch.manual_seed(5)
+    raw = torch.randn(3, 6, d_model, dtype=torch.float64)
+    layer_norm = torch.nn.functional.layer_norm(raw, (d_model,))  # eps 1e-5
+    assert torch.allclose(ours, layer_norm, atol=1e-4)
+
+
+def test_nn_linear_std_is_nearly_gpt2s_at_real_width():
+    std = 1 / (3 * d_model) ** 0.5
+    assert std == pytest.approx(0.02, rel=0.05)
+    torch.manual_seed(0)
+    assert linear_init(d_model, d_head).std().item() == pytest.approx(std, rel=0.02)
+
+
+@pytest.mark.parametrize("init", ZERO_CENTRED)
+def test_real_width_scores_are_not_faint(init):
+    r = real[init]
+    assert 0.5 < r[SPREAD] < 1.5  # of order 1
+    assert r[SPREAD] > 5 * toy[init][SPREAD]
+    assert r[UNIFORM] > 0.1  # far from uniform
+    assert r[UNIFORM] > 5 * toy[init][UNIFORM]
+
+
+@pytest.mark.parametrize("init", ZERO_CENTRED)
+def test_real_width_heads_are_unrelated(init):
+    r = real[init]
+    assert abs(r[CORR]) < 0.05
+    assert r[SAME_TOP] == pytest.approx(CHANCE, abs=0.05)  # "around one in six"
+
+
+@pytest.mark.parametrize("init", ZERO_CENTRED)
+def test_real_width_no_token_is_easier_to_put_on_top(init):
+    from snippets.random_heads.ex01_init_schemes import inits
+
+    shares = top_token_shares(inits[init], x, d_head)
+    assert (shares - CHANCE).abs().max() < 0.05
+
+
+@pytest.mark.parametrize("init", ZERO_CENTRED)
+def test_real_width_heads_differ_more_than_on_the_toy_but_less_than_1_and_2(init):
+    assert real[init][JS] > 10 * toy[init][JS]  # "far more than on the toy"
+    assert real[init][JS] > ALIKE_BITS
+    assert real[init][JS] < baseline / 3  # "well below the 0.150 bits"
+
+
+# -- symmetry breaking ---------------------------------------------------------------
+
+
+def test_training_is_300_steps():
+    steps = inspect.signature(symmetry.train).parameters["steps"].default
+    assert steps == 300
+
+
+def test_twins_are_separate_tensors_that_stay_bit_for_bit_equal():
+    twin_1, twin_2 = symmetry.starts["identical"]
+    for p, q in zip(twin_1, twin_2, strict=True):
+        assert p.data_ptr() != q.data_ptr()  # two heads, not one head shared
+        assert torch.equal(p, q)  # after 300 steps of Adam
+    assert symmetry.gap(symmetry.starts["identical"]) == 0.0
+
+
+def test_heads_that_start_different_are_pulled_apart():
+    heads = symmetry.starts["different"]
+    torch.manual_seed(0)
+    symmetry.make_head()  # the twins' draw
+    fresh = [symmetry.make_head(), symmetry.make_head()]  # the page's pair, untrained
+    assert symmetry.js(heads) > 10 * symmetry.js(fresh)
+    assert symmetry.gap(heads) > symmetry.gap(fresh)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_symmetry_holds_for_other_seeds(seed):
+    torch.manual_seed(seed)
+    head = symmetry.make_head()
+    twins = [head, [p.detach().clone().requires_grad_() for p in head]]
+    pair = [symmetry.make_head(), symmetry.make_head()]
+    start = [p.detach().clone() for p in head]
+    js_before = symmetry.js(pair)
+    symmetry.train(twins)
+    symmetry.train(pair)
+    assert not all(
+        torch.equal(p, q) for p, q in zip(head, start, strict=True)
+    )  # training moved them
+    assert all(torch.equal(p, q) for p, q in zip(*twins, strict=True))
+    assert symmetry.js(pair) > 10 * js_before
+
+
+def test_training_fits_both_answers():
+    for heads in symmetry.starts.values():
+        output = symmetry.layer(heads, symmetry.inputs64)
+        loss = ((output - symmetry.target) ** 2).mean()
+        assert loss.item() < 1e-3
+
+
+# -- prose ---------------------------------------------------------------------------
 
 
 def test_prose_numbers():
-    rand, linear, gpt2 = results.values()
+    rand, linear, gpt2 = toy.values()
+    twins, pair = symmetry.starts.values()
+    torch.manual_seed(0)
+    symmetry.make_head()
+    fresh = [symmetry.make_head(), symmetry.make_head()]
+    computed = {
+        "head 1 vs head 2, bits": f"{baseline:.3f}",
+        "rand same top token": f"{rand[SAME_TOP]:.0%}",
+        "rand score correlation": f"{rand[CORR]:.2f}",
+        "nn.Linear toy correlation": f"{abs(linear[CORR]):.2f}",
+        "N(0, 0.02) toy correlation": f"{abs(gpt2[CORR]):.2f}",
+        "nn.Linear toy same top": f"{linear[SAME_TOP]:.0%}",
+        "N(0, 0.02) toy same top": f"{gpt2[SAME_TOP]:.0%}",
+        "nn.Linear toy spread": f"{linear[SPREAD]:.2f}",
+        "nn.Linear toy from uniform": f"{linear[UNIFORM]:.2f}",
+        "N(0, 0.02) toy from uniform": f"{gpt2[UNIFORM]:.4f}",
+        "N(0, 0.02) toy spread": f"{gpt2[SPREAD]:.4f}",
+        "alike threshold": f"{ALIKE_BITS}",
+        "nn.Linear std at 768": f"{1 / (3 * d_model) ** 0.5:.3f}",
+        "pairs on the toy": f"{pairs:,}",
+        "pairs at real width": f"{len(x)}",
+        "nn.Linear real spread": f"{real['nn.Linear'][SPREAD]:.2f}",
+        "N(0, 0.02) real spread": f"{real['N(0, 0.02)'][SPREAD]:.2f}",
+        "nn.Linear real from uniform": f"{real['nn.Linear'][UNIFORM]:.2f}",
+        "N(0, 0.02) real from uniform": f"{real['N(0, 0.02)'][UNIFORM]:.2f}",
+        "nn.Linear real correlation": f"{abs(real['nn.Linear'][CORR]):.3f}",
+        "N(0, 0.02) real correlation": f"{abs(real['N(0, 0.02)'][CORR]):.3f}",
+        "nn.Linear real same top": f"{real['nn.Linear'][SAME_TOP]:.0%}",
+        "N(0, 0.02) real same top": f"{real['N(0, 0.02)'][SAME_TOP]:.0%}",
+        "nn.Linear real JS": f"{real['nn.Linear'][JS]:.3f}",
+        "N(0, 0.02) real JS": f"{real['N(0, 0.02)'][JS]:.3f}",
+        "real JS, rounded": f"{real['nn.Linear'][JS]:.2f}",
+        "pair JS before training": f"{symmetry.js(fresh):.4f}",
+        "pair JS after training": f"{symmetry.js(pair):.4f}",
+    }
+    assert f"{real['N(0, 0.02)'][JS]:.2f}" == computed["real JS, rounded"]
     check_prose_numbers(
         "random-heads.md",
-        computed={
-            "rand same top token": f"{rand['same_argmax']:.0%}",
-            "rand score correlation": f"{rand['logit_corr']:.2f}",
-            "nn.Linear score spread": f"{linear['score_spread']:.2f}",
-            "GPT-2 init score spread": f"{gpt2['score_spread']:.4f}",
-            "alike threshold": f"{ALIKE_BITS}",
-        },
-        # U(0, 1), 100 seeds, std 0.02, 1/6 of six tokens, JS between 0 and 1 bit
-        definitions={"0", "1", "2", "6", "100", "0.02"},
+        computed=computed,
+        # U(0, 1), mean 0 and variance 1, 1/6 of six tokens, JS between 0 and 1 bit,
+        # std 0.02 (GPT-2; Radford et al. 2018, section 4.1), GPT-2 small's 768 and
+        # 12 heads of 64 (Radford et al. 2019, Table 2; LayerNorm first, section
+        # 2.3), three numbers below 1, heads 1 and 2, 36 scores, 300 steps
+        definitions={"0", "1", "2", "3", "6", "12", "36", "64", "300", "768", "0.02"}
+        | {"2018", "4.1", "2019", "2.3"},
     )

@@ -1,19 +1,21 @@
 # --8<-- [start:page]
 import torch
 
-d_in, d_head = 3, 2
+
+# Each draws a (..., d_in, d_head) stack of projection matrices.
+def rand_init(*shape):  # all positive, U(0, 1): what head 1 used
+    return torch.rand(shape)
 
 
-def rand_init():  # all positive, U(0, 1): what the one-head page used
-    return torch.rand(d_in, d_head)
+def linear_init(
+    *shape,
+):  # nn.Linear's default: U(-1/sqrt(d_in), 1/sqrt(d_in))
+    bound = 1 / shape[-2] ** 0.5  # shape[-2] is d_in, the fan-in
+    return torch.empty(shape).uniform_(-bound, bound)
 
 
-def linear_init():  # nn.Linear's default: U(-1/sqrt(d_in), +1/sqrt(d_in))
-    return torch.nn.Linear(d_in, d_head, bias=False).weight.T.detach()
-
-
-def gpt2_init():  # GPT-2 style: N(0, 0.02)
-    return torch.randn(d_in, d_head) * 0.02
+def gpt2_init(*shape):  # GPT-2's: N(0, 0.02)
+    return torch.randn(shape) * 0.02
 
 
 inits = {

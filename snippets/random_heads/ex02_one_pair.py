@@ -5,15 +5,17 @@ from snippets.random_heads.ex01_init_schemes import inits
 
 
 # --8<-- [start:page]
-def random_head_weights(init, x):
-    W_q, W_k = init(), init()  # (3, 2) each; values play no part
-    scores = (x @ W_q) @ (x @ W_k).T  # (6, 6)
-    return torch.softmax(scores / W_k.shape[-1] ** 0.5, dim=-1), scores
+def random_head_weights(init, x, d_head):  # x: (..., 6, d_in)
+    *batch, _, d_in = x.shape  # a batch of inputs gets one head each
+    W_q = init(*batch, d_in, d_head).to(x.dtype)  # values play no part
+    W_k = init(*batch, d_in, d_head).to(x.dtype)
+    scores = (x @ W_q) @ (x @ W_k).transpose(-2, -1)  # (..., 6, 6)
+    return torch.softmax(scores / d_head**0.5, dim=-1), scores
 
 
 torch.manual_seed(0)
-head_a, _ = random_head_weights(inits["torch.rand"], inputs)
-head_b, _ = random_head_weights(inits["torch.rand"], inputs)
+head_a, _ = random_head_weights(inits["torch.rand"], inputs, d_head=2)
+head_b, _ = random_head_weights(inits["torch.rand"], inputs, d_head=2)
 print(head_a[1])  # "journey", random head A
 print(head_b[1])  # "journey", random head B
 # --8<-- [end:page]

@@ -9,8 +9,8 @@ from snippets.random_heads.ex02_one_pair import random_head_weights
 pairs = {}  # init name -> (head A's weights, head B's weights), each (6, 6)
 for name, init in inits.items():
     torch.manual_seed(0)  # the same seed as the pair above
-    head_a, _ = random_head_weights(init, inputs)
-    head_b, _ = random_head_weights(init, inputs)
+    head_a, _ = random_head_weights(init, inputs, d_head=2)
+    head_b, _ = random_head_weights(init, inputs, d_head=2)
     pairs[name] = (head_a, head_b)
 
 fig = Figure(figsize=(9, 13), layout="constrained")
