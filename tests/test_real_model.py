@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from snippets.one_head.ex03_weights import weights as toy_head_1
-from snippets.random_heads.ex03_measure import js_divergence as toy_js
+from snippets.random_heads.ex04_yardstick import js_divergence as toy_js
 from snippets.real_model import ex01_weights
 from snippets.real_model.ex02_load import config, model, tokenizer
 from snippets.real_model.ex03_attend import attentions, sentences
