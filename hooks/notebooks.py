@@ -28,9 +28,9 @@ def on_config(config):
 
 # nbconvert's template loads MathJax from a CDN unless told another address; with
 # the plugin's empty default it writes `<script src="">` and a MathJax config. This
-# site typesets math with its own KaTeX (assets/js/katex-init.js), which also
-# covers notebook cells, so both are dropped, and so is the script that would
-# import Mermaid from a CDN (our notebooks have no diagrams).
+# site typesets math at build time with its own KaTeX (hooks/katex.py), notebook
+# cells included, so both are dropped, and so is the script that would import
+# Mermaid from a CDN (our notebooks have no diagrams).
 THIRD_PARTY = re.compile(
     r'<script src=""> </script>'
     r'|<script type="text/x-mathjax-config">.*?</script>'
