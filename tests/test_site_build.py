@@ -228,8 +228,8 @@ def page_weights(site: Path) -> dict[str, dict[str, int]]:
 
 
 # training/ is a notebook page today: mkdocs-jupyter inlines ~594 KB of JupyterLab
-# CSS into its HTML (about 300 KB sent). It leaves the budget's reach until the page
-# becomes Markdown (issue 10); its weight is printed by `make audit`.
+# CSS into its HTML (about 300 KB sent). It is exempt until the page becomes
+# Markdown (issue 10), and the test says so once it fits; `make audit` shows it.
 OVER_BUDGET_FOR_NOW = {"training"}
 
 
@@ -238,9 +238,10 @@ def test_every_page_stays_within_its_weight_budget(built_site):
     assert set(weights) >= {".", "one-head", "cost", "explorer", "training"}
     for page, assets in weights.items():
         assert all(size > 0 for size in assets.values()), page
-        if page in OVER_BUDGET_FOR_NOW:
-            continue
         total = sum(assets.values())
+        if page in OVER_BUDGET_FOR_NOW:  # until it fits: then the exemption goes
+            assert total > BUDGET_KB * 1024, f"{page} fits now: end its exemption"
+            continue
         assert total <= BUDGET_KB * 1024, (
             f"{page}: {total / 1024:.0f} KB > {BUDGET_KB} KB: {assets}"
         )
