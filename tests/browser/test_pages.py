@@ -77,6 +77,7 @@ def test_page(page, problems, path):
     shot = ARTIFACTS / page_id(path)
     found = axe_both_schemes(page, screenshot=shot, dark_screenshot=bool(images))
     assert found == {}, f"axe violations: {found}"
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
     check_math(page)  # and in the dark one, where axe_both_schemes leaves the page
 
     # Fonts: exactly the KaTeX fonts the page's math is drawn in (a browser fetches
