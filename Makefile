@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build lint format update-outputs bench audit clean
+.PHONY: serve test build lint format update-outputs bench audit clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,14 +25,12 @@ $(NODE_STAMP): package.json package-lock.json
 serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
 	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
-# The browser suite drives Debian's Chromium (playwright cannot download a browser here).
-CHROMIUM := /usr/bin/chromium
-$(CHROMIUM):
-	@echo "Installing Debian's chromium for the browser tests (apt-get)..."
-	if [ "$$(id -u)" -eq 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
-	else sudo apt-get update -q && sudo apt-get install -y -q chromium; fi
+# The browser suite's Chromium: $$CHROMIUM, Playwright's own, a system Chromium or
+# Chrome, else (Debian or Ubuntu, as root) apt-get's; none: stop, saying how to get one.
+chromium: $(STAMP)
+	@$(BIN)/python scripts/find_chromium.py >/dev/null
 
-test: $(STAMP) $(NODE_STAMP) $(CHROMIUM)  ## the whole suite: pages, claims, build, browser, lint
+test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build, browser, lint
 	$(BIN)/python -m pytest --cov --cov-report=term-missing:skip-covered
 
 build: $(STAMP)  ## strict build into site/
@@ -55,7 +53,7 @@ bench: $(STAMP)  ## time every attention variant (a minute or two); the cost pag
 	$(BIN)/python -m benchmarks.bench_attention
 	$(BIN)/python -m pytest docs/cost.md --update-outputs -q -p no:cacheprovider
 
-audit: $(STAMP) $(NODE_STAMP)  ## Lighthouse (mobile) on every page of a fresh build: a table
+audit: $(STAMP) $(NODE_STAMP) chromium  ## Lighthouse (mobile) on every page of a fresh build: a table
 	$(BIN)/python scripts/audit.py
 
 clean:

@@ -109,13 +109,6 @@ def real_model_panel(ax, tokens) -> torch.Tensor:
     return torch.tensor(ax.images[0].get_array().tolist())
 
 
-def alt_text(path: str) -> str:
-    """The alt text of the image at `path` on the page that shows it."""
-    image = re.compile(r"!\[([^\]]+)\]\(" + re.escape(path) + r"\)", re.S)
-    (match,) = [m for p in DOCS.glob("*.md") for m in image.findall(p.read_text())]
-    return " ".join(match.split())
-
-
 def test_real_model_heads_figure_is_drawn_from_the_picked_heads():
     tokens, weights, picks = real_heads.tokens, real_heads.weights, real_heads.picks
     panels = real_heads.fig.axes

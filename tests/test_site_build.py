@@ -1,16 +1,20 @@
 """The strict build passes, shows the article's numbers, and fails loudly on faults."""
 
+import gzip
+import json
 import os
 import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from hooks.katex import KATEX_JS, InvalidMath, Katex, KatexFonts, typeset
 from tests.browser.browser_kit import built_site as shared_build
-from tests.pages import copy_sources
+from tests.pages import ROOT, copy_sources
 
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -60,14 +64,187 @@ def test_built_site_shows_the_articles_numbers(built_site, page, numbers):
         assert number in text, f"{page}: {number} missing from the built page"
 
 
-def test_math_is_served_by_the_site_itself(built_site):
-    assert (built_site / "assets/katex/katex.min.js").exists()
-    html = (built_site / "one-head/index.html").read_text(encoding="utf-8")
-    assert 'class="arithmatex"' in html
-    fetched = re.findall(r'<script[^>]*src="([^"]+)"', html)
-    fetched += re.findall(r'<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"', html)
-    assert any("katex" in url for url in fetched)
-    assert not [url for url in fetched if "//" in url], "assets from another host"
+# -- math, typeset at build time (hooks/katex.py) ---------------------------------
+
+
+class VisibleText(HTMLParser):
+    """A page's text outside code, scripts, styles and typeset math."""
+
+    SKIP = {"script", "style", "pre", "code", "svg"}
+    VOID = {"area", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.open, self.skipping, self.text = [], 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        skip = tag in self.SKIP or "arithmatex" in (dict(attrs).get("class") or "")
+        self.open.append((tag, skip))
+        self.skipping += skip
+
+    def handle_endtag(self, tag):
+        while tag in [t for t, _ in self.open]:
+            open_tag, skip = self.open.pop()
+            self.skipping -= skip
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data):
+        if not self.skipping:
+            self.text.append(data)
+
+
+def visible_text(page_html: str) -> str:
+    parser = VisibleText()
+    parser.feed(page_html)
+    return " ".join(parser.text)
+
+
+def built_pages(site: Path) -> dict[str, str]:
+    return {
+        str(path.parent.relative_to(site)): path.read_text(encoding="utf-8")
+        for path in sorted(site.glob("**/index.html"))
+    }
+
+
+def test_no_page_loads_katex_javascript(built_site):
+    assert not (built_site / "assets/katex/katex.min.js").exists()
+    assert not (built_site / "assets/katex/contrib").exists()
+    for page, text in built_pages(built_site).items():
+        scripts = re.findall(r"<script[^>]*src=\"([^\"]+)\"", text)
+        assert not [s for s in scripts if "katex" in s], page
+        assert "renderMathInElement" not in text, page
+
+
+def test_every_formula_is_typeset_at_build_time(built_site):
+    pages = built_pages(built_site)
+    with_math = set()
+    for page, text in pages.items():
+        formulas = len(re.findall(r'class="arithmatex"', text))
+        typeset = len(re.findall(r'class="arithmatex"><span class="katex', text))
+        assert typeset == formulas, f"{page}: {formulas - typeset} formulas left as TeX"
+        assert "katex-error" not in text, page
+        # TeX delimiters outside code mean a formula nobody typeset
+        leftover = re.findall(r".{0,30}(?:\$|\\\(|\\\[).{0,30}", visible_text(text))
+        assert leftover == [], f"{page}: {leftover}"
+        stylesheet = '/katex/katex.min.css">' in text
+        assert stylesheet == bool(formulas), f"{page}: KaTeX's CSS iff math"
+        if formulas:
+            with_math.add(page)
+    assert {".", "one-head", "cost", "training"} <= with_math
+    assert {"explorer", "real-model"}.isdisjoint(with_math)
+
+
+@pytest.fixture(scope="module")
+def katex():
+    renderer = Katex(ROOT / "docs" / KATEX_JS)
+    yield renderer
+    renderer.close()
+
+
+def test_typeset_keeps_the_tex_and_its_escapes(katex):
+    page = '<p>If <span class="arithmatex">\\(a &lt; b\\)</span> then</p>'
+    page += '<div class="arithmatex">\\[\n\\sqrt{d_k}\n\\]</div>'
+    out, count = typeset(page, katex)
+    assert count == 2
+    assert '<span class="arithmatex"><span class="katex">' in out
+    assert '<div class="arithmatex"><span class="katex-display">' in out
+    # KaTeX keeps the source in the MathML annotation (escaped again)
+    assert '<annotation encoding="application/x-tex">a &lt; b</annotation>' in out
+    assert re.search(r'x-tex">\s*\\sqrt\{d_k\}\s*</annotation>', out)
+    assert "\\(" not in out and "\\[" not in out
+
+
+def test_invalid_tex_is_an_error_not_red_text(katex):
+    with pytest.raises(InvalidMath, match=r"\\frac\{a"):
+        typeset('<span class="arithmatex">\\(\\frac{a\\)</span>', katex)
+
+
+# -- page weight ------------------------------------------------------------------
+
+BUDGET_KB = 250  # per page: its HTML and everything it loads, as a host sends it
+GZIP_TYPES = (".html", ".css", ".js", ".json", ".svg")  # text: sent compressed
+REFERENCES = [  # what a browser fetches when it opens a page
+    r'<link rel="(?:stylesheet|icon|preload)" href="([^"]+)"',
+    r'<script[^>]*src="([^"]+)"',
+    r'<img[^>]*src="([^"]+)"',
+]
+
+
+def transfer_size(path: Path) -> int:
+    """The bytes a host like GitHub Pages sends: gzip for text, as is otherwise."""
+    data = path.read_bytes()
+    return len(gzip.compress(data, mtime=0)) if path.suffix in GZIP_TYPES else len(data)
+
+
+def page_assets(site: Path, page: str) -> set[Path]:
+    """The files the page loads: its HTML, stylesheets, scripts, images and icon;
+    Material's search worker and index (fetched on every page); the KaTeX fonts its
+    math is drawn in (tests/browser/test_pages.py checks these are the fonts
+    Chromium fetches)."""
+    folder = site / page
+    html = (folder / "index.html").read_text(encoding="utf-8")
+    urls = [u for pattern in REFERENCES for u in re.findall(pattern, html)]
+    config = json.loads(re.search(r'id="__config"[^>]*>(.*?)</script>', html, re.S)[1])
+    urls += [config["search"], f"{config['base']}/search/search_index.json"]
+    assets = {folder / "index.html"}
+    for url in urls:
+        if url.startswith("data:"):
+            continue
+        assert "//" not in url, f"{page}: {url} is on another host"
+        assets.add((folder / url.split("#")[0]).resolve())
+    katex_css = next((a for a in assets if a.name == "katex.min.css"), None)
+    if katex_css is not None:
+        fonts = KatexFonts(katex_css.read_text(encoding="utf-8")).used(html)
+        assets |= {(katex_css.parent / font).resolve() for font in fonts}
+    return assets
+
+
+def page_weights(site: Path) -> dict[str, dict[str, int]]:
+    """Every page's assets and their transfer sizes."""
+    return {
+        page: {
+            str(a.relative_to(site.resolve())): transfer_size(a)
+            for a in sorted(page_assets(site, page))
+        }
+        for page in built_pages(site)
+    }
+
+
+def test_every_page_stays_within_its_weight_budget(built_site):
+    weights = page_weights(built_site)
+    assert set(weights) >= {".", "one-head", "cost", "explorer", "training"}
+    for page, assets in weights.items():
+        assert all(size > 0 for size in assets.values()), page
+        total = sum(assets.values())
+        assert total <= BUDGET_KB * 1024, (
+            f"{page}: {total / 1024:.0f} KB > {BUDGET_KB} KB: {assets}"
+        )
+
+
+def test_the_weight_counts_what_a_math_page_loads(built_site):
+    """The budget's reckoning, checked on one page: HTML, Material's CSS and JS,
+    the search worker and index, KaTeX's CSS and exactly the fonts its math uses,
+    the figure; nothing from KaTeX's JavaScript."""
+    names = {Path(a).name for a in page_weights(built_site)["one-head"]}
+    assert {
+        "index.html",
+        "katex.min.css",
+        "heads.css",
+        "search_index.json",
+        "one-head-heatmap.svg",
+        "favicon.png",
+    } <= names
+    assert {n for n in names if n.startswith("KaTeX_")} == {
+        "KaTeX_Main-Regular.woff2",
+        "KaTeX_Math-Italic.woff2",
+        "KaTeX_Size1-Regular.woff2",
+    }
+    assert any(n.startswith("bundle.") for n in names)
+    assert any(n.startswith("search.") and n.endswith(".js") for n in names)
+    assert not [n for n in names if n.startswith("katex") and n.endswith(".js")]
 
 
 FAULTS = {
@@ -90,6 +267,11 @@ FAULTS = {
         "[Next: a second head :material-arrow-right:](second-head.md)",
         "[Next: a second head](second-head.md#no-such-heading)",
         "no-such-heading",
+    ),
+    "invalid formula": (
+        "them by $\\sqrt{d_k}$ and applies",
+        "them by $\\sqrt{d_k$ and applies",
+        "\\sqrt{d_k",
     ),
     "broken raw html link": (
         "[Next: a second head :material-arrow-right:](second-head.md){ .md-button }",

@@ -1,8 +1,9 @@
-"""Helpers for the browser suite: build the site, serve it, watch a page, run axe.
+"""Helpers for the browser suite: find Chromium, build the site, serve it, watch a
+page, run axe.
 
-Chromium is Debian's (/usr/bin/chromium, `apt-get install -y chromium`), driven
-by pytest-playwright. Every third-party host resolves to nothing, so a request
-that leaves the site fails at once and shows up in the page's problem list.
+Chromium (see `find_chromium` for where it comes from) is driven by
+pytest-playwright. Every third-party host resolves to nothing, so a request that
+leaves the site fails at once and shows up in the page's problem list.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import atexit
 import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +25,6 @@ from urllib.parse import urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 TIMEOUT_MS = 5_000  # Playwright's default is 30 s: fail fast instead
@@ -41,6 +42,120 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
+
+
+# -- Chromium: the first of $CHROMIUM, Playwright's own, a system one, apt-get ---------
+
+SYSTEM_CHROMIUMS = [  # where a system Chromium or Chrome lives, tried in order
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+]
+SYSTEM_COMMANDS = [
+    "chromium",
+    "chromium-browser",
+    "google-chrome-stable",
+    "google-chrome",
+    "chrome",
+]  # then these, on PATH
+OS_RELEASE = Path("/etc/os-release")
+HOW_TO_GET_ONE = (
+    "No Chromium for the browser suite. Get one of: "
+    "CHROMIUM=/path/to/chromium-or-chrome; "
+    "`.venv/bin/playwright install chromium` (downloads Playwright's own); "
+    "a system Chromium or Google Chrome; "
+    "on Debian or Ubuntu, `apt-get install chromium` as root (`make test` does it)."
+)
+
+
+class NoChromium(RuntimeError):
+    pass
+
+
+def _runnable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def playwright_chromium() -> Path | None:
+    """Playwright's own Chromium, if `playwright install chromium` has put it there.
+    (Asked in a subprocess: the sync API cannot start inside pytest-playwright's.)"""
+    ask = (
+        "from playwright.sync_api import sync_playwright\n"
+        "with sync_playwright() as p: print(p.chromium.executable_path)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", ask], capture_output=True, text=True, timeout=60
+    )
+    path = Path(result.stdout.strip()) if result.returncode == 0 else None
+    return path if path and _runnable(path) else None
+
+
+def system_chromium() -> Path | None:
+    for candidate in SYSTEM_CHROMIUMS:
+        if _runnable(Path(candidate)):
+            return Path(candidate)
+    for command in SYSTEM_COMMANDS:
+        if found := shutil.which(command):
+            return Path(found)
+    return None
+
+
+def apt_can_install() -> bool:
+    """Debian or Ubuntu, as root, with apt-get."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("apt-get"):
+        return False
+    try:
+        release = OS_RELEASE.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    ids = re.findall(r"^(?:ID|ID_LIKE)=\"?([^\"\n]*)", release, re.M)
+    return any(name in ("debian", "ubuntu") for i in ids for name in i.split())
+
+
+def apt_install_chromium() -> Path:
+    print("Installing Chromium for the browser suite (apt-get)...", file=sys.stderr)
+    for command in (
+        ["apt-get", "update", "-q"],
+        ["apt-get", "install", "-y", "-q", "chromium"],
+    ):
+        if subprocess.run(command).returncode != 0:
+            raise NoChromium(f"`{' '.join(command)}` failed. {HOW_TO_GET_ONE}")
+    found = system_chromium()
+    if found is None:
+        raise NoChromium(f"apt-get installed chromium, but no binary. {HOW_TO_GET_ONE}")
+    return found
+
+
+def find_chromium(install: bool = False) -> Path:
+    """The Chromium the suite drives, from the first place that has one:
+    1. $CHROMIUM (which must then be a runnable file);
+    2. Playwright's own, if `playwright install chromium` has put it there;
+    3. a system Chromium or Chrome (SYSTEM_CHROMIUMS, then SYSTEM_COMMANDS);
+    4. with `install`, on Debian or Ubuntu as root: apt-get's `chromium`.
+    Otherwise NoChromium, saying how to get one."""
+    if chosen := os.environ.get("CHROMIUM"):
+        if not _runnable(Path(chosen)):
+            raise NoChromium(
+                f"CHROMIUM={chosen} is not a runnable file. {HOW_TO_GET_ONE}"
+            )
+        return Path(chosen)
+    for finder in (playwright_chromium, system_chromium):
+        if found := finder():
+            return found
+    if install and apt_can_install():
+        return apt_install_chromium()
+    raise NoChromium(HOW_TO_GET_ONE)
+
+
+@functools.cache
+def chromium() -> Path:
+    """find_chromium's answer, once per process."""
+    return find_chromium()
+
+
+# -- the site --------------------------------------------------------------------
 
 
 @functools.cache
@@ -131,6 +246,7 @@ class Problems:
     failed_requests: list[str] = field(default_factory=list)
     bad_statuses: list[str] = field(default_factory=list)
     foreign_requests: list[str] = field(default_factory=list)
+    requested: list[str] = field(default_factory=list)  # every URL asked for
     # URLs a test asks for on purpose knowing they fail (the 404 page)
     expected: set[str] = field(default_factory=set)
     checked: bool = False  # assert_none ran (in the test, so a problem is a failure)
@@ -145,6 +261,7 @@ class Problems:
 
         def on_request(request):
             url = request.url
+            self.requested.append(url)
             if not (url.startswith(own) or url.startswith(("data:", "blob:"))):
                 self.foreign_requests.append(url)
 

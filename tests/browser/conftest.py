@@ -1,5 +1,7 @@
 """Fixtures for the browser suite: a fresh strict build served on 127.0.0.1,
-Debian's Chromium, and a page watcher that must end every test empty."""
+Chromium (browser_kit.find_chromium), and a page watcher that must end every test
+empty. With no Chromium, a run that includes browser tests stops before the first
+test, saying how to get one: the suite is never skipped."""
 
 from __future__ import annotations
 
@@ -11,14 +13,26 @@ from pathlib import Path
 import pytest
 
 from tests.browser.browser_kit import (
-    CHROMIUM,
     CHROMIUM_ARGS,
     TIMEOUT_MS,
+    NoChromium,
     Problems,
     SiteHandler,
     built_site,
+    chromium,
     site_prefix,
 )
+
+
+def pytest_collection_finish(session):
+    """Fail at once, before any test runs, when a selected test drives Chromium
+    and none can be found."""
+    if not any("browser_type_launch_args" in i.fixturenames for i in session.items):
+        return
+    try:
+        chromium()
+    except NoChromium as error:
+        pytest.exit(str(error), returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 @pytest.fixture(scope="session")
@@ -43,13 +57,9 @@ def base_url(site_root: Path):
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: `apt-get install -y chromium` (.ci/run does it)"
-        )
     return {
         **browser_type_launch_args,
-        "executable_path": str(CHROMIUM),
+        "executable_path": str(chromium()),
         "args": CHROMIUM_ARGS,
     }
 

@@ -1,20 +1,57 @@
 """Every page of the built site, in Chromium: it loads cleanly, offline and
-privately, its math and images render, axe finds nothing in either scheme (switched
-with the palette toggle), and its copy button copies the code."""
+privately, its math (typeset at build time) and images render, it fetches only the
+KaTeX fonts its math is drawn in, axe finds nothing in either scheme (switched with
+the palette toggle), and its copy button copies the code."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
+from hooks.katex import KATEX_CSS, KatexFonts
 from tests.browser.browser_kit import (
     ARTIFACTS,
+    ROOT,
     axe_both_schemes,
+    built_site,
     check_copy_button,
     page_id,
     site_pages,
     site_url,
 )
 from tests.test_reader import html_blocks
+
+# TeX left in the page's text (outside code): a formula nobody typeset.
+RAW_TEX = r"""() => {
+    const copy = document.querySelector(".md-content").cloneNode(true);
+    copy.querySelectorAll("pre, code, script, style, .arithmatex")
+        .forEach((e) => e.remove());
+    return copy.textContent.match(/.{0,30}(\$|\\\(|\\\[).{0,30}/g) || [];
+}"""
+# Typeset math that draws nothing: KaTeX's HTML with no width, or text drawn in a
+# colour other than the page's (invisible in one of the schemes).
+UNSEEN_MATH = """() => [...document.querySelectorAll(".arithmatex .katex-html")]
+    .filter((m) => !m.closest("details:not([open])"))
+    .filter((m) => m.getBoundingClientRect().width === 0 ||
+        getComputedStyle(m).color !==
+        getComputedStyle(m.closest(".arithmatex").parentElement).color)
+    .map((m) => m.closest(".arithmatex").textContent.slice(0, 40))"""
+
+
+@functools.cache
+def katex_fonts() -> KatexFonts:
+    return KatexFonts((ROOT / "docs" / KATEX_CSS).read_text(encoding="utf-8"))
+
+
+def check_math(page) -> None:
+    """Every formula arrived typeset (no KaTeX script runs here) and is seen."""
+    maths = page.locator(".arithmatex")
+    typeset = page.locator(".arithmatex > :is(.katex, .katex-display) .katex-html")
+    assert typeset.count() == maths.count()
+    assert page.locator(".katex-error").count() == 0
+    assert page.evaluate(RAW_TEX) == []
+    assert page.evaluate(UNSEEN_MATH) == []
 
 
 @pytest.mark.parametrize("path", site_pages(), ids=page_id)
@@ -24,11 +61,9 @@ def test_page(page, problems, path, site_root):
     canonical = page.locator("link[rel='canonical']").get_attribute("href")
     assert canonical == site_url() + path
 
-    # Math: every arithmatex span or div was typeset by KaTeX, with no error.
-    maths = page.locator(".arithmatex")
-    assert page.locator(".arithmatex .katex").count() >= maths.count()
-    assert page.locator(".arithmatex:not(:has(.katex))").count() == 0
-    assert page.locator(".katex-error").count() == 0
+    scripts = page.evaluate("() => [...document.scripts].map((s) => s.src)")
+    assert [src for src in scripts if "katex" in src] == []
+    check_math(page)  # in the light scheme
 
     # Images: every one loaded (a broken image has no natural width) and has alt text.
     images = page.evaluate(
@@ -43,6 +78,16 @@ def test_page(page, problems, path, site_root):
     shot = ARTIFACTS / page_id(path)
     found = axe_both_schemes(page, screenshot=shot, dark_screenshot=bool(images))
     assert found == {}, f"axe violations: {found}"
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    check_math(page)  # and in the dark one, where axe_both_schemes leaves the page
+
+    # Fonts: exactly the KaTeX fonts the page's math is drawn in (a browser fetches
+    # a font when text needs it; the screenshots have drawn the whole page).
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    fetched = {u.split("/katex/")[-1] for u in problems.requested if "/katex/" in u}
+    built = (built_site() / path / "index.html").read_text(encoding="utf-8")
+    css = {"katex.min.css"} if "katex.min.css" in built else set()
+    assert fetched == katex_fonts().used(built) | css
 
     # On a page with code: the copy button copies the code, and exactly the text
     # that tests/test_reader.py runs as the reader's copy of that block.

@@ -1,0 +1,287 @@
+"""MkDocs hook: every formula is typeset when the site is built, so no page loads
+KaTeX's JavaScript (276 KB) and no formula moves the text around as it appears.
+
+pymdownx.arithmatex (generic mode) leaves each formula as
+`<span class="arithmatex">\\(tex\\)</span>` (inline) or
+`<div class="arithmatex">\\[tex\\]</div>` (display).
+
+Each formula is replaced, inside its arithmatex element, by the output of the KaTeX
+the site vendors (docs/assets/katex/katex.min.js, HTML and MathML), run by node in
+one process for the whole build (hooks/katex_server.js), one request per page. An
+invalid formula stops the build with the page and the formula named. Only a page
+with math links KaTeX's stylesheet; its fonts load as the browser needs them.
+
+It runs on `on_post_page`, after the search plugin has indexed the page, so the
+search index keeps the TeX source instead of KaTeX's markup. The typesetting itself
+(`typeset`, `Katex`) knows nothing of MkDocs.
+"""
+
+from __future__ import annotations
+
+import atexit
+import html
+import json
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
+
+SERVER = Path(__file__).with_name("katex_server.js")
+KATEX_JS = "assets/katex/katex.min.js"  # in docs_dir: read by node, never served
+KATEX_CSS = "assets/katex/katex.min.css"
+
+# What pymdownx.arithmatex writes in generic mode (its default wrappers).
+ARITHMATEX = re.compile(
+    r'<(?P<tag>span|div) class="arithmatex">'
+    r"(?:\\\((?P<inline>.*?)\\\)|\\\[(?P<display>.*?)\\\])"
+    r"</(?P=tag)>",
+    re.S,
+)
+
+
+class InvalidMath(ValueError):
+    pass
+
+
+class Katex:
+    """One node process running the vendored KaTeX; `render` typesets a batch."""
+
+    def __init__(self, katex_js: Path):
+        node = shutil.which("node")
+        if node is None:
+            raise PluginError("node is needed to typeset the site's math at build time")
+        if not katex_js.is_file():
+            raise PluginError(f"{katex_js} is missing: the site's KaTeX")
+        self.process = subprocess.Popen(
+            [node, str(SERVER), str(katex_js.resolve())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+
+    def render(self, formulas: list[tuple[str, bool]]) -> list[str]:
+        """KaTeX's HTML for each (tex, display) pair; InvalidMath if one is bad."""
+        if not formulas:
+            return []
+        try:
+            self.process.stdin.write(json.dumps(formulas) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            raise PluginError(f"node stopped while typesetting math ({SERVER.name})")
+        answers = json.loads(line)
+        for (tex, _), answer in zip(formulas, answers, strict=True):
+            if "error" in answer:
+                raise InvalidMath(f"invalid math `{tex}`: {answer['error']}")
+        return [answer["html"] for answer in answers]
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+
+
+def typeset(output: str, katex: Katex) -> tuple[str, int]:
+    """The page with every formula typeset, and how many there were."""
+    found = list(ARITHMATEX.finditer(output))
+    formulas = [
+        (
+            html.unescape(m["display"] if m["display"] is not None else m["inline"]),
+            m["display"] is not None,
+        )
+        for m in found
+    ]
+    rendered = iter(katex.render(formulas))
+    return ARITHMATEX.sub(
+        lambda m: f'<{m["tag"]} class="arithmatex">{next(rendered)}</{m["tag"]}>',
+        output,
+    ), len(found)
+
+
+# -- Which KaTeX fonts a page needs ---------------------------------------------------
+# A browser fetches a web font only when some text is drawn in it. Which fonts a
+# page's math is drawn in follows from katex.min.css (its font rules and its
+# @font-face list) and the classes in KaTeX's markup: `KatexFonts.used` works that
+# out without a browser, so that a test can count those fonts in a page's weight.
+# The browser suite checks it against what Chromium actually fetches.
+
+_RULE = re.compile(r"([^{}@]+)\{([^{}]*)\}")
+_FACE = re.compile(r"@font-face\{([^}]*)\}")
+
+
+def _font_props(declarations: str) -> dict[str, str]:
+    props = {}
+    for declaration in declarations.split(";"):
+        name, _, value = declaration.partition(":")
+        name, value = name.strip(), value.strip()
+        if name == "font":  # shorthand: style and weight back to normal, then family
+            props.update(style="normal", weight="400")
+            props["family"] = value.split(",")[0].split()[-1]
+        elif name == "font-family":
+            props["family"] = value.split(",")[0].strip()
+        elif name == "font-weight":
+            props["weight"] = {"normal": "400", "bold": "700"}.get(value, value)
+        elif name == "font-style":
+            props["style"] = value
+    return props
+
+
+def _compound(text: str) -> tuple[str | None, frozenset[str]]:
+    tag, *classes = text.split(".")
+    return (tag or None), frozenset(classes)
+
+
+class KatexFonts:
+    """katex.min.css's font rules and faces, applied to KaTeX's markup."""
+
+    def __init__(self, css: str):
+        self.faces = {}  # (family, weight, style) -> url, relative to the CSS
+        for face in _FACE.findall(css):
+            props = _font_props(face)
+            url = re.search(r"url\(([^)]+\.woff2)\)", face)[1]
+            self.faces[props["family"], props["weight"], props["style"]] = url
+        self.rules = []  # (specificity, order, [(combinator, compound), ...], props)
+        for order, (selectors, declarations) in enumerate(
+            _RULE.findall(_FACE.sub("", css))
+        ):
+            props = _font_props(declarations)
+            if not props:
+                continue
+            for selector in selectors.split(","):
+                parts = re.findall(r"(>?)\s*([\w.-]+)", selector.strip())
+                chain = [(c, _compound(s)) for c, s in parts]
+                specificity = sum(len(classes) for _, (_, classes) in chain)
+                self.rules.append((specificity, order, chain, props))
+        self.rules.sort(key=lambda rule: rule[:2])
+
+    @staticmethod
+    def matches(chain, stack) -> bool:
+        """Does the selector chain match the last element of `stack`?"""
+
+        def fits(compound, element):
+            tag, classes = compound
+            return (tag is None or tag == element[0]) and classes <= element[1]
+
+        *ancestors, (_, last) = chain
+        if not fits(last, stack[-1]):
+            return False
+        i = len(stack) - 1
+        combinator = chain[-1][0]
+        for prior_combinator, compound in reversed(ancestors):
+            if combinator == ">":
+                i -= 1
+                if i < 0 or not fits(compound, stack[i]):
+                    return False
+            else:
+                i -= 1
+                while i >= 0 and not fits(compound, stack[i]):
+                    i -= 1
+                if i < 0:
+                    return False
+            combinator = prior_combinator
+        return True
+
+    def face(self, family: str, weight: str, style: str) -> str | None:
+        """The @font-face a browser picks: same family, closest style, then weight."""
+        candidates = [key for key in self.faces if key[0] == family]
+        if not candidates:
+            return None
+        best = min(
+            candidates,
+            key=lambda k: (k[2] != style, abs(int(k[1]) - int(weight))),
+        )
+        return self.faces[best]
+
+    def used(self, page_html: str) -> set[str]:
+        """The font URLs (relative to katex.min.css) the page's math is drawn in."""
+        fonts = set()
+        parser = _FontWalker(self, fonts)
+        parser.feed(page_html)
+        return fonts
+
+
+class _FontWalker(HTMLParser):
+    """Follows each element's font (family, weight, style) down the tree."""
+
+    VOID = {"area", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr"}
+    NONE = ("", "400", "normal")
+
+    def __init__(self, katex_fonts: KatexFonts, fonts: set[str]):
+        super().__init__(convert_charrefs=True)
+        self.css, self.fonts = katex_fonts, fonts
+        self.elements = []  # (tag, classes) of each open element, outermost first
+        self.font_of = []  # and the font each one is drawn in
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        self.elements.append((tag, frozenset((dict(attrs).get("class") or "").split())))
+        family, weight, style = self.font_of[-1] if self.font_of else self.NONE
+        for _, _, chain, props in self.css.rules:
+            if self.css.matches(chain, self.elements):
+                family = props.get("family", family)
+                weight = props.get("weight", weight)
+                style = props.get("style", style)
+        self.font_of.append((family, weight, style))
+
+    def handle_endtag(self, tag):
+        if tag not in [open_tag for open_tag, _ in self.elements]:
+            return  # a stray end tag
+        while self.elements:
+            self.font_of.pop()
+            if self.elements.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if not data.strip() or not self.elements:
+            return
+        if not any("katex-html" in classes for _, classes in self.elements):
+            return  # outside math; KaTeX's MathML copy is drawn in the math font
+        url = self.css.face(*self.font_of[-1])
+        if url:
+            self.fonts.add(url)
+
+
+# -- MkDocs events ------------------------------------------------------------------
+
+_katex: Katex | None = None  # started on the first page with math, kept across
+# rebuilds under `mkdocs serve`, ended when MkDocs shuts down
+
+
+def _close() -> None:
+    global _katex
+    if _katex is not None:
+        _katex.close()
+        _katex = None
+
+
+atexit.register(_close)
+
+
+def on_shutdown():
+    _close()
+
+
+def on_post_page(output, page, config):
+    global _katex
+    if "arithmatex" not in output:
+        return output
+    if _katex is None:
+        _katex = Katex(Path(config["docs_dir"]) / KATEX_JS)
+    try:
+        output, count = typeset(output, _katex)
+    except InvalidMath as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from None
+    if count:
+        href = get_relative_url(KATEX_CSS, page.url)
+        output = output.replace(
+            "</head>", f'<link rel="stylesheet" href="{href}">\n</head>', 1
+        )
+    return output
