@@ -49,6 +49,17 @@ def test_the_training_key_changes_with_the_training_code_only(tmp_path, monkeypa
     assert code_key() != before
 
 
+def test_a_run_of_this_file_as_a_script_is_not_saved(tmp_path):
+    """`python -m snippets.training.ex07_run_seeds` defines `Outcome` in `__main__`;
+    a run saved from there could not be loaded by the build or the tests."""
+    from snippets.training.ex07_run_seeds import saved
+
+    script = type("Outcome", (), {"__module__": "__main__"})
+    run_seed = saved(lambda seed: script(), cache=tmp_path)
+    assert type(run_seed(0)) is script
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_sources_follow_every_form_of_import(tmp_path, monkeypatch):
     tree = {
         "__init__.py": "",

@@ -122,11 +122,13 @@ def test_an_unregistered_prose_number_is_named_with_its_line(tmp_path, monkeypat
         check_prose_numbers("p.md", computed={"share": "61%"}, definitions={"128"})
 
 
+# The argument is not called `page`: pytest-playwright parametrizes by browser a
+# test with a `page` argument.
 @pytest.mark.parametrize(
-    "page", [p.relative_to(DOCS).as_posix() for p in pages.pages()]
+    "name", [p.relative_to(DOCS).as_posix() for p in pages.pages()]
 )
-def test_page_is_in_the_nav_and_on_the_index(page):
-    check_listed(page)
+def test_page_is_in_the_nav_and_on_the_index(name):
+    check_listed(name)
 
 
 def test_a_page_missing_from_the_nav_or_the_index_names_the_file_to_edit(
