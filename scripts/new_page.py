@@ -2,14 +2,16 @@
 
 Creates, for NAME `my-page`:
 
-- docs/my-page.md: the title, the "Runs with" line, a first code block that
-  includes the first snippet, and its output block;
+- docs/my-page.md: the title, the "Runs with" line (with the link to the page's
+  notebook), a first code block that includes the first snippet, and its output
+  block;
 - snippets/my_page/__init__.py and snippets/my_page/ex01_first_step.py, whose
   `page` section is what the page shows;
 - tests/test_my_page.py: a claim test and the prose-number check;
 
 and adds the page to mkdocs.yml's nav (after AFTER, or at the end of the nav's
-last section) and to docs/index.md's list of pages, which links every page.
+last section), to docs/index.md's list of pages, which links every page, and to
+README.md's table of what each page runs with (if it has one).
 Everything it writes passes the tests as generated; each "Placeholder" says what
 to replace. `make page PAGE=my-page` is then the inner loop.
 
@@ -38,7 +40,8 @@ FIRST = "ex01_first_step"
 PAGE = """\
 # {title}
 
-Runs with: torch.
+*Runs with PyTorch: paste the blocks in order into one Python session, or get this
+page as a [notebook](notebooks/{name}.ipynb){{ download="{name}.ipynb" }}.*
 
 Placeholder from `make new-page`: replace this paragraph with the question this
 page answers, for a reader who knows matrix multiplication. Every number in the
@@ -186,6 +189,22 @@ def add_to_index(text: str, item: str, previous: str) -> str:
     return "\n".join(lines)
 
 
+def add_to_readme(text: str, name: str) -> str | None:
+    """README.md with the page's row in its runs-with table (rows in the order of
+    the pages' file names); None if the table is not there."""
+    start, end = "<!-- runs-with: start -->\n", "\n<!-- runs-with: end -->"
+    if start not in text or end not in text:
+        return None
+    before, rest = text.split(start, 1)
+    table, after = rest.split(end, 1)
+    rows = table.split("\n")
+    if len(rows) < 2 or not rows[1].startswith("|---"):
+        return None
+    row = f"| `docs/{name}.md` | PyTorch |"
+    body = sorted([*rows[2:], row], key=lambda r: r.split("`")[1])
+    return before + start + "\n".join(rows[:2] + body) + end + after
+
+
 def register_index_numbers(text: str, numbers: set[str]) -> str | None:
     """tests/test_index.py with `numbers` added to its prose-number definitions
     (None if its `definitions={...}` is not found)."""
@@ -264,6 +283,14 @@ def scaffold(name: str, title: str | None, after: str | None) -> list[str]:
     )
     index.write_text(new_index, encoding="utf-8")
     done.append("docs/index.md: a link in its list of pages (move it with the nav)")
+    readme = ROOT / "README.md"
+    if readme.exists():
+        new_readme = add_to_readme(readme.read_text(encoding="utf-8"), name)
+        if new_readme is None:
+            done.append("README.md: no runs-with table found, nothing added")
+        else:
+            readme.write_text(new_readme, encoding="utf-8")
+            done.append("README.md: a row in the table of what each page runs with")
     if in_title:
         test_index = ROOT / "tests" / "test_index.py"
         registered = register_index_numbers(
