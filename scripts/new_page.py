@@ -193,9 +193,11 @@ def add_to_readme(text: str, name: str) -> str | None:
     """README.md with the page's row in its runs-with table (rows in the order of
     the pages' file names); None if the table is not there."""
     start, end = "<!-- runs-with: start -->\n", "\n<!-- runs-with: end -->"
-    if start not in text or end not in text:
+    if start not in text:
         return None
     before, rest = text.split(start, 1)
+    if end not in rest:
+        return None
     table, after = rest.split(end, 1)
     rows = table.split("\n")
     if len(rows) < 2 or not rows[1].startswith("|---"):
@@ -265,14 +267,27 @@ def scaffold(name: str, title: str | None, after: str | None) -> list[str]:
         ),
         "note": "\n        # (here, the numbers in the title)" if definitions else "",
     }
-    done = []
+    # Everything is worked out before anything is written: a failure leaves no half.
+    readme = ROOT / "README.md"
+    new_readme = (
+        add_to_readme(readme.read_text(encoding="utf-8"), name)
+        if readme.exists()
+        else None
+    )
+    test_index = ROOT / "tests" / "test_index.py"
+    registered = None
+    if in_title and test_index.exists():
+        registered = register_index_numbers(
+            test_index.read_text(encoding="utf-8"), in_title
+        )
+
     paths["page"].write_text(PAGE.format(**fields), encoding="utf-8")
     paths["snippets"].mkdir()
     (paths["snippets"] / "__init__.py").write_text("", encoding="utf-8")
     (paths["snippets"] / f"{FIRST}.py").write_text(SNIPPET, encoding="utf-8")
     paths["test"].write_text(TEST.format(**fields), encoding="utf-8")
     written = [paths["snippets"], paths["test"]]
-    done += [
+    done = [
         f"created docs/{page}",
         f"created snippets/{package}/__init__.py and {FIRST}.py",
         f"created tests/test_{package}.py",
@@ -283,28 +298,20 @@ def scaffold(name: str, title: str | None, after: str | None) -> list[str]:
     )
     index.write_text(new_index, encoding="utf-8")
     done.append("docs/index.md: a link in its list of pages (move it with the nav)")
-    readme = ROOT / "README.md"
-    if readme.exists():
-        new_readme = add_to_readme(readme.read_text(encoding="utf-8"), name)
-        if new_readme is None:
-            done.append("README.md: no runs-with table found, nothing added")
-        else:
-            readme.write_text(new_readme, encoding="utf-8")
-            done.append("README.md: a row in the table of what each page runs with")
-    if in_title:
-        test_index = ROOT / "tests" / "test_index.py"
-        registered = register_index_numbers(
-            test_index.read_text(encoding="utf-8"), in_title
+    if new_readme is not None:
+        readme.write_text(new_readme, encoding="utf-8")
+        done.append("README.md: a row in the table of what each page runs with")
+    elif readme.exists():
+        done.append("README.md: no runs-with table with a header found, no row added")
+    if registered is not None:
+        test_index.write_text(registered, encoding="utf-8")
+        done.append(f"tests/test_index.py: the title's numbers {sorted(in_title)}")
+        written.append(test_index)
+    elif in_title:
+        done.append(
+            f"the title's numbers {sorted(in_title)} are now in the index's "
+            "prose: register them as definitions in tests/test_index.py"
         )
-        if registered is None:
-            done.append(
-                f"the title's numbers {sorted(in_title)} are now in the index's "
-                "prose: register them as definitions in tests/test_index.py"
-            )
-        else:
-            test_index.write_text(registered, encoding="utf-8")
-            done.append(f"tests/test_index.py: the title's numbers {sorted(in_title)}")
-            written.append(test_index)
     # ruff's layout for what was written (a long title can lengthen a line)
     subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--quiet", *map(str, written)],

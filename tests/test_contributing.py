@@ -157,6 +157,7 @@ COPY = [
     "tests",
     "hooks",
     "scripts",
+    "benchmarks",
 ]
 
 
@@ -218,11 +219,15 @@ def test_the_scaffold_passes_make_page_as_generated(scaffolded):
     assert "make page: demo-page passes" in result.stdout
     assert "outputs checked: 1" in result.stdout
     assert "Placeholders still to replace" in result.stdout
-    # the index's and the lint's tests, and (where tests/test_reader.py has it) the
-    # check that the line under the title says what the page runs with
+    # ruff on the one file it edited that `make page` does not lint, the index's
+    # tests, and (where tests/test_reader.py has it) the check that the line under
+    # the title says what the page runs with
+    for args in (["check"], ["format", "--check"]):
+        ruff = [sys.executable, "-m", "ruff", *args, "tests/test_index.py"]
+        lint = subprocess.run(ruff, cwd=root, capture_output=True, text=True)
+        assert lint.returncode == 0, lint.stdout
     for test in [
         ["tests/test_index.py"],
-        ["tests/test_lint.py"],
         ["tests/test_reader.py", "-k", "says_what_it_runs_with and demo-page"],
     ]:
         run = subprocess.run(
@@ -283,6 +288,8 @@ def test_the_readme_table_of_what_pages_run_with_gets_the_new_page_in_order():
     row = "| `docs/demo-page.md` | PyTorch |"
     assert new == text.format("\n".join([*table[:3], row, table[3]]))
     assert add_to_readme("No table here.\n", "demo-page") is None
+    empty = "<!-- runs-with: start -->\n<!-- runs-with: end -->\n"
+    assert add_to_readme(empty, "demo-page") is None
 
 
 def test_make_format_formats_first_then_lists_what_is_left(tmp_path):
