@@ -12,6 +12,7 @@ then.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from pathlib import Path
 
@@ -48,18 +49,28 @@ def sources(module: str) -> list[Path]:
         found[name] = path
         parts = name.split(".")
         todo += [".".join(parts[:n]) for n in range(1, len(parts))]
-        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
-            if isinstance(node, ast.Import):
-                todo += [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    raise ValueError(
-                        f"{path}, line {node.lineno}: a relative import; "
-                        "write `from snippets.… import …`"
-                    )
-                base = node.module
-                todo += [base] + [f"{base}.{a.name}" for a in node.names]
+        todo += _imports(path.read_bytes(), str(path))
     return sorted(set(found.values()))
+
+
+# parsed once per version of a file (`mkdocs serve` asks on every rebuild)
+@functools.cache
+def _imports(source: bytes, path: str) -> tuple[str, ...]:
+    """The modules a file's import statements name, and what `from` imports
+    from them (each may be a module)."""
+    names = []
+    for node in ast.walk(ast.parse(source, path)):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                raise ValueError(
+                    f"{path}, line {node.lineno}: a relative import; "
+                    "write `from snippets.… import …`"
+                )
+            base = node.module
+            names += [base] + [f"{base}.{a.name}" for a in node.names]
+    return tuple(names)
 
 
 def sources_key(module: str) -> str:

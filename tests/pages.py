@@ -183,7 +183,7 @@ def check_listed(page: str) -> None:
         assert page in index_links(), (
             f"docs/{page} is not linked from the index, which lists every page. "
             f"Edit docs/index.md: add `- [{title(page)}]({page}): what it shows.` "
-            "to its list, under the same heading as in the nav."
+            "to its list, in the nav's order."
         )
 
 
