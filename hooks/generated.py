@@ -8,11 +8,18 @@
 
 Torch and matplotlib are imported only when a build runs (loading the config, as the
 page tests do, stays cheap).
+
+Under `mkdocs serve` a rebuild redoes only what an edit changed: a snippet module is
+imported afresh when one of the snippet files it imports (transitively, see
+`snippets.sources`) has changed since the last build, and a figure is drawn again
+only then; the others are kept from the last build. So editing a page redraws
+nothing, and editing a snippet redraws the figures that import it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import io
 import json
@@ -39,6 +46,11 @@ EXPLORER_MARKER = "<!-- explorer: data and script -->"
 EXPLORER_SCRIPT = "assets/js/explorer.js"
 
 _serving = False
+# Kept from one `mkdocs serve` rebuild to the next (a hook module lives as long as
+# the server): each snippet file's hash when the last build started, and each
+# figure's SVG with the hashes of the files it was drawn from.
+_hashes: dict[Path, str] = {}
+_drawn: dict[str, tuple[str, str]] = {}
 
 
 def on_startup(command, dirty):
@@ -47,13 +59,39 @@ def on_startup(command, dirty):
 
 
 def on_pre_build(config):
-    """Make the snippets importable; under `mkdocs serve`, re-run edited ones."""
-    root = str(Path(config["config_file_path"]).resolve().parent)
-    if root not in sys.path:
-        sys.path.insert(0, root)
-    if _serving:  # each rebuild imports the snippets afresh
-        for loaded in [m for m in sys.modules if m.split(".")[0] == "snippets"]:
-            del sys.modules[loaded]
+    """Make the snippets importable; under `mkdocs serve`, forget edited ones."""
+    root = Path(config["config_file_path"]).resolve().parent
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    if _serving:
+        forget_stale_snippets(root / "snippets")
+
+
+def forget_stale_snippets(folder: Path) -> list[str]:
+    """Drop the snippet modules that import (transitively) a file changed since the
+    last build, so this build imports them afresh; keep the others. Returns the
+    names dropped."""
+    from snippets import sources
+
+    now = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*.py")}
+    changed = {p for p in now.keys() | _hashes.keys() if now.get(p) != _hashes.get(p)}
+    _hashes.clear()
+    _hashes.update(now)
+    stale = []
+    for name in [m for m in sys.modules if m.split(".")[0] == "snippets"]:
+        files = sources(name)
+        if not files or changed.intersection(files):
+            stale.append(name)
+    for name in stale:
+        del sys.modules[name]
+    return stale
+
+
+def drawn_from(module: str) -> str:
+    """The files `module` imports, with their hashes when this build started."""
+    from snippets import sources
+
+    return " ".join(f"{p}:{_hashes.get(p)}" for p in sources(module))
 
 
 def figure_svg(fig) -> str:
@@ -86,12 +124,23 @@ def explorer_data() -> dict:
     }
 
 
+def draw(module: str) -> str:
+    with contextlib.redirect_stdout(io.StringIO()):  # the snippets print their
+        fig = importlib.import_module(module).fig  # results; the build need not
+    return figure_svg(fig)
+
+
 @event_priority(50)  # before other plugins (htmlproofer) take their list of files
 def on_files(files, config):
     for path, module in FIGURES.items():
-        with contextlib.redirect_stdout(io.StringIO()):  # the snippets print their
-            fig = importlib.import_module(module).fig  # results; the build need not
-        files.append(File.generated(config, path, content=figure_svg(fig)))
+        if not _serving:
+            svg = draw(module)
+        else:  # drawn again only if a file it imports has changed
+            key = drawn_from(module)
+            if _drawn.get(path, ("",))[0] != key:
+                _drawn[path] = (key, draw(module))
+            svg = _drawn[path][1]
+        files.append(File.generated(config, path, content=svg))
     return files
 
 

@@ -31,6 +31,7 @@ from tests.pages import (
     code_blocks,
     expand,
     language,
+    output_block_lines,
 )
 
 TALLY = Counter()
@@ -91,6 +92,7 @@ class PageFile(pytest.File):
             item = PageBlock.from_parent(self, name=name, obj=block)
             item.page_line = line
             item.page_name = page.name
+            item.output_lines = output_block_lines(page, line)
             item.shell = lang in SHELL
             for mark in block.marks:
                 item.add_marker(eval(mark, {"pytest": pytest}))
@@ -144,6 +146,7 @@ class PageBlock(TestBlock):
 
     output: str = ""
     shell: bool = False
+    output_lines: tuple[int, int] | None = None  # page lines: first, closing fence
 
     def runtest(self):
         page: PageFile = self.parent
@@ -170,17 +173,45 @@ class PageBlock(TestBlock):
             return
         TALLY["outputs checked"] += 1
         if actual != expected:
-            diff = difflib.unified_diff(
-                expected.splitlines(keepends=True),
-                actual.splitlines(keepends=True),
-                fromfile=f"{where} (output block on the page)",
-                tofile=f"{where} (what the code prints)",
+            raise PageError(self.mismatch(expected, actual))
+
+    def mismatch(self, expected: str, actual: str) -> str:
+        """The failure for an output block that differs from what its code printed:
+        it names the line of the output block to edit (its first differing line),
+        and the diff's line numbers are the page's."""
+        first, close = self.output_lines
+        old, new = expected.splitlines(keepends=True), actual.splitlines(keepends=True)
+        same = next(
+            (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
+            min(len(old), len(new)),
+        )
+        line = min(first + same, close)
+        diff = difflib.unified_diff(
+            old,
+            new,
+            fromfile=f"{self.page_name}:{first}"
+            + (f"-{close - 1}" if close - 1 > first else "")
+            + " (output block on the page)",
+            tofile=f"what the code block at line {self.page_line} prints",
+        )
+        hunk = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+        shift = first - 1  # hunk headers in the page's line numbers
+        diff = [
+            hunk.sub(
+                lambda m: (
+                    f"@@ -{int(m[1]) + shift}{m[2] or ''} "
+                    f"+{int(m[3]) + shift}{m[4] or ''} @@"
+                ),
+                h,
             )
-            raise PageError(
-                f"{where}: the page's output block does not match the code.\n"
-                + "".join(diff)
-                + "\nIf the change is intended, run `make update-outputs`."
-            )
+            for h in diff
+        ]
+        return (
+            f"{self.page_name}:{line}: the page's output block does not match what "
+            f"the code block at line {self.page_line} prints.\n"
+            + "".join(diff)
+            + "\nIf the change is intended, run `make update-outputs`."
+        )
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, PageError):

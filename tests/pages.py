@@ -8,6 +8,7 @@ mapped back to the line of the page it came from, so failures name the page's li
 
 from __future__ import annotations
 
+import inspect
 import io
 import re
 import shutil
@@ -114,6 +115,78 @@ def pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md"))
 
 
+# -- where a failure points ---------------------------------------------------------
+
+_CODE_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def output_block_lines(page: ExpandedPage, code_line: int) -> tuple[int, int] | None:
+    """The page lines of the output block shown after the code block whose opening
+    fence is on `code_line`: (its first line of text, its closing fence), 1-based;
+    None if the code block has no output block."""
+    lines = page.source
+    fence = _CODE_FENCE.match(lines[code_line - 1]).group(1)
+    end = next(
+        i for i in range(code_line, len(lines)) if lines[i].lstrip().startswith(fence)
+    )
+    after = end + 1
+    while after < len(lines) and not lines[after].strip():
+        after += 1
+    if after == len(lines) or lines[after].strip() != EXPECTED_OUTPUT_MARKER:
+        return None
+    opening = after + 1
+    while not lines[opening].strip():
+        opening += 1
+    fence = _CODE_FENCE.match(lines[opening]).group(1)
+    close = next(
+        i for i in range(opening + 1, len(lines)) if lines[i].lstrip().startswith(fence)
+    )
+    return opening + 2, close + 1
+
+
+@cache
+def nav_pages() -> tuple[str, ...]:
+    """The pages in mkdocs.yml's nav, in reading order, as paths under docs/."""
+
+    def walk(entries):
+        for entry in entries:
+            target = next(iter(entry.values())) if isinstance(entry, dict) else entry
+            if isinstance(target, list):
+                yield from walk(target)
+            elif isinstance(target, str) and target.endswith(".md"):
+                yield target
+
+    return tuple(walk(load_config(str(ROOT / "mkdocs.yml"))["nav"]))
+
+
+def index_links() -> set[str]:
+    """The pages docs/index.md links to (relative links to a .md file)."""
+    text = (DOCS / "index.md").read_text(encoding="utf-8")
+    return set(re.findall(r"\]\(([^)\s#]+\.md)(?:#[^)]*)?\)", text))
+
+
+def title(page: str) -> str:
+    """The page's H1 (its first line, `# Title`)."""
+    first = (DOCS / page).read_text(encoding="utf-8").split("\n", 1)[0]
+    return first.removeprefix("# ").strip()
+
+
+def check_listed(page: str) -> None:
+    """A page is in the nav (mkdocs.yml) and, unless it is the index, linked from
+    docs/index.md, which lists every page. A failure says what to add where."""
+    __tracebackhide__ = True
+    assert page in nav_pages(), (
+        f"docs/{page} is not in the site's navigation. Edit mkdocs.yml: add "
+        f"`- {title(page)}: {page}` to `nav:`, where it falls in reading order."
+    )
+    if page != "index.md":
+        assert page in index_links(), (
+            f"docs/{page} is not linked from the index, which lists every page. "
+            f"Edit docs/index.md: add `- [{title(page)}]({page}): what it shows.` "
+            "to its list, in the nav's order."
+        )
+
+
 # -- prose numbers ------------------------------------------------------------------
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -129,25 +202,45 @@ _STRIP = [
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?(?![\w])")
 
 
-def prose(path: Path) -> str:
-    """The page's text without code blocks, inline code, comments and link targets."""
+def prose_lines(path: Path) -> list[str]:
+    """The page's lines, with code blocks, inline code, comments, link targets and
+    HTML removed (blanked, so line i of the result is line i + 1 of the page).
+    Everything else is prose: headings, lists, tables, admonitions, and math."""
     kept, fence = [], None
     for line in path.read_text(encoding="utf-8").split("\n"):
         match = _FENCE.match(line)
         if fence is None and match:
             fence = match.group(1)[0] * len(match.group(1))
-        elif fence is not None and line.strip().startswith(fence):
-            fence = None
-        elif fence is None:
+            kept.append("")
+        elif fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            kept.append("")
+        else:
             kept.append(line)
     text = "\n".join(kept)
-    for pattern in _STRIP:
-        text = pattern.sub(" ", text)
-    return text
+    for pattern in _STRIP:  # a match across lines keeps its line breaks
+        text = pattern.sub(lambda m: " " + "\n" * m.group().count("\n"), text)
+    return text.split("\n")
+
+
+def prose(path: Path) -> str:
+    """The page's text without code blocks, inline code, comments and link targets."""
+    return "\n".join(prose_lines(path))
 
 
 def prose_numbers(path: Path) -> set[str]:
     return set(_NUMBER.findall(prose(path)))
+
+
+def prose_number_lines(path: Path) -> dict[str, list[int]]:
+    """Each number in the prose -> the page lines it is on (1-based)."""
+    found: dict[str, list[int]] = {}
+    for number, line in enumerate(prose_lines(path), start=1):
+        for match in _NUMBER.findall(line):
+            if number not in found.setdefault(match, []):
+                found[match].append(number)
+    return found
 
 
 def check_prose_numbers(page: str, computed: dict[str, str], definitions: set[str]):
@@ -156,13 +249,37 @@ def check_prose_numbers(page: str, computed: dict[str, str], definitions: set[st
     `computed` maps a label to the string the code produces ("60%"); each must appear
     in the prose. `definitions` are numbers that are inputs or facts, not results
     (a seed, a width, a year). Any other number in the prose fails the test, so a
-    number restating a result cannot be typed by hand and drift.
+    number restating a result cannot be typed by hand and drift. Prose is all of the
+    page but its code blocks, inline code, HTML comments, link targets and tags:
+    math counts (`$d_k = 128$` needs "128"). A failure names each number's lines.
     """
-    found = prose_numbers(DOCS / page)
+    __tracebackhide__ = True  # pytest shows the message, not this function
+    path = DOCS / page
+    caller = Path(inspect.stack()[1].filename)
+    where = (
+        caller.relative_to(ROOT).as_posix()
+        if ROOT in caller.parents
+        else "the page's test file"
+    )
+    found = prose_number_lines(path)
     missing = {label: s for label, s in computed.items() if s not in found}
-    assert not missing, f"{page}: computed numbers not in the prose: {missing}"
-    unexplained = found - set(computed.values()) - definitions
+    assert not missing, (
+        f"docs/{page}: computed numbers not in the prose: {missing}. The prose "
+        f"must contain each exactly as the code formats it (or drop it from "
+        f"`computed` in {where})."
+    )
+    unexplained = sorted(set(found) - set(computed.values()) - definitions)
+    source = path.read_text(encoding="utf-8").split("\n")
+    listed = [
+        f"  docs/{page}:{line}: {number!r} in: {source[line - 1].strip()[:90]}"
+        for number in unexplained
+        for line in found[number]
+    ]
     assert not unexplained, (
-        f"{page}: numbers in the prose that no test computes and that are not "
-        f"declared definitions: {sorted(unexplained)}"
+        f"docs/{page}: numbers in the prose that no test computes and that are not "
+        f"declared definitions: {unexplained}\n"
+        + "\n".join(listed)
+        + f"\nRegister each in {where}: check_prose_numbers(..., computed={{label: "
+        "the string the code produces}) for a result, definitions={...} for an "
+        "input or a fact (a width, a seed, a year). See CONTRIBUTING.md."
     )

