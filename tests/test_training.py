@@ -253,3 +253,16 @@ def test_prose_numbers():
             "0", "1", "2", "3", "4", "5", "6", "2017", "3.2.2",
         },
     )  # fmt: skip
+
+
+def test_the_loss_figure_draws_every_run_averaged_over_10_steps(outcomes):
+    from snippets.training.ex08_loss_curves import fig
+
+    lines = fig.axes[0].get_lines()
+    assert len(lines) == 2 * len(outcomes)  # both models, every seed
+    runs = [run for o in outcomes.values() for run in (o.two, o.one)]
+    for line, run in zip(lines, runs, strict=True):
+        drawn = torch.tensor(line.get_ydata())
+        want = torch.tensor(run.losses).view(-1, 10).mean(1)
+        torch.testing.assert_close(drawn, want.to(drawn.dtype))
+        assert list(line.get_xdata()) == list(range(5, STEPS, 10))
