@@ -7,6 +7,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 export NO_MKDOCS_2_WARNING := 1
+# OpenMP threads wait without spinning: on a busy machine, spinning costs 4x (tests/page_plugin.py)
+export OMP_WAIT_POLICY ?= PASSIVE
 
 .PHONY: serve test build lint format page new-page update-outputs bench audit clean chromium
 

@@ -132,7 +132,10 @@ def draw(module: str) -> str:
 
 @event_priority(50)  # before other plugins (htmlproofer) take their list of files
 def on_files(files, config):
+    pages = [f.content_string for f in files.documentation_pages()]
     for path, module in FIGURES.items():
+        if not any(path in page for page in pages):
+            continue  # no page shows it (a partial site: a test's, or a draft)
         if not _serving:
             svg = draw(module)
         else:  # drawn again only if a file it imports has changed

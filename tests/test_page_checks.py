@@ -86,12 +86,6 @@ def test_a_printing_block_without_an_output_block_fails(copy_of_repo):
     assert "the block prints, but the page shows no output block" in result.stdout
 
 
-def test_pages_give_the_same_output_on_one_thread():
-    result = run_pytest(ROOT, "docs", HEADS_THREADS="1", OMP_NUM_THREADS="1")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "outputs checked" in result.stdout
-
-
 def test_output_block_lines_are_found_on_the_page():
     page = pages.expand(DOCS / "one-head.md")
     code = page.source.index('```python title="snippets/one_head/ex03_weights.py"') + 1

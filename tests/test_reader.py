@@ -25,7 +25,7 @@ import os
 import re
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -49,10 +49,15 @@ PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
 
 # Run in the kernel before the page's first block (not part of the notebook): the
 # reader's situation, checked rather than assumed.
+# It also checks the kernel runs torch on one thread: the pages' own tests run them on
+# the machine's default, so every output is checked on both (thread counts change
+# how sums are split, which must not show in any printed digit).
 ISOLATION_CHECK = """\
 import importlib.util, os, sys
 assert importlib.util.find_spec("snippets") is None, "snippets is importable"
 assert not any(os.path.exists(os.path.join(p, "mkdocs.yml")) for p in sys.path if p)
+import torch
+assert torch.get_num_threads() == 1, torch.get_num_threads()
 """
 
 
@@ -116,6 +121,7 @@ def run_notebook(nb, folder: Path) -> Result:
     `folder`, with no PYTHONPATH and the Hugging Face hub offline."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env |= {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "MPLBACKEND": "Agg"}
+    env |= {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}  # one thread
     check = nbformat.v4.new_code_cell(ISOLATION_CHECK)
     cells = [check] + [c for c in nb.cells if c.cell_type == "code"]
     run = nbformat.v4.new_notebook(cells=cells, metadata=nb.metadata)
@@ -156,18 +162,29 @@ def site() -> Path:
     return built_site()
 
 
-@pytest.fixture(scope="module")
-def runs(site) -> dict[str, Result]:
-    """Every page's downloadable notebook, run from outside the repository, two at
-    a time (the kernels are separate processes)."""
+# The runs take a while (every page's code, in its own kernel), so they start in the
+# background as soon as the tests are collected (tests/conftest.py), two at a time,
+# and overlap the tests that run in this process; each test waits for its page.
+_RUNS: dict[str, Future] = {}
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
 
-    def run(page: str) -> Result:
-        nb = nbformat.read(site / notebook_path(page), as_version=4)
-        with tempfile.TemporaryDirectory(prefix="heads-reader-") as folder:
-            return run_notebook(nb, Path(folder))
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return dict(zip(PAGES, pool.map(run, PAGES), strict=True))
+def start_runs(pages: list[str]) -> None:
+    for page in pages:
+        if page not in _RUNS:
+            _RUNS[page] = _POOL.submit(run_page, page)
+
+
+def run_page(page: str) -> Result:
+    site = built_site()
+    nb = nbformat.read(site / notebook_path(page), as_version=4)
+    with tempfile.TemporaryDirectory(prefix="heads-reader-") as folder:
+        return run_notebook(nb, Path(folder))
+
+
+def reader_run(page: str) -> Result:
+    start_runs([page])
+    return _RUNS[page].result()
 
 
 def page_html(site: Path, page: str) -> str:
@@ -191,9 +208,9 @@ def test_the_notebook_is_the_page(site, page):
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_the_page_runs_as_the_reader_copies_it(site, runs, page):
+def test_the_page_runs_as_the_reader_copies_it(site, page):
     blocks = html_blocks(page_html(site, page), page)
-    result = runs[page]
+    result = reader_run(page)
     failures = []
     for number, (block, actual) in enumerate(
         zip(blocks, result.outputs, strict=False), start=1

@@ -281,15 +281,41 @@ FAULTS = {
 }
 
 
+def minimal_site(root: Path) -> Path:
+    """A copy of the site with the real mkdocs.yml settings, hooks, theme and
+    snippets, but only one real page, one-head.md (where the faults go), and stubs
+    of the pages it links to: it builds in seconds."""
+    copy_sources(root)
+    for page in (root / "docs").glob("*.md"):
+        if page.name != "one-head.md":
+            page.unlink()
+    (root / "docs" / "index.md").write_text("# Stub\n", encoding="utf-8")
+    stub = "# A second head\n\n## A hand-set head\n"
+    (root / "docs" / "second-head.md").write_text(stub, encoding="utf-8")
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = re.search(r"^nav:\n(?:[ -].*\n)+", config, re.M)
+    pages = "nav:\n  - index.md\n  - one-head.md\n  - second-head.md\n"
+    (root / "mkdocs.yml").write_text(config.replace(nav[0], pages), encoding="utf-8")
+    return root
+
+
+def test_the_minimal_site_builds(tmp_path):
+    """The planted-fault builds below fail because of their fault, not the copy."""
+    root = minimal_site(tmp_path / "src")
+    result = build(root, root / "out")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (root / "out/one-head/index.html").exists()
+    assert (root / "out/assets/figures/one-head-heatmap.svg").exists()
+
+
 @pytest.fixture(scope="module")
-def planted_builds(tmp_path_factory, built_site):
-    """Each fault planted in its own copy of the site, all built side by side (the
-    builds wait on subprocesses, so threads let them share the cores). After the
-    suite's own build, whose saved training runs the copies reuse."""
+def planted_builds(tmp_path_factory):
+    """Each fault planted in its own minimal copy of the site, all built side by
+    side (the builds wait on subprocesses, so threads let them share the cores)."""
 
     def plant_and_build(fault):
         old, new, _ = FAULTS[fault]
-        root = copy_sources(tmp_path_factory.mktemp("planted"))
+        root = minimal_site(tmp_path_factory.mktemp("planted"))
         page = root / "docs" / "one-head.md"
         text = page.read_text(encoding="utf-8")
         assert old in text, f"{fault}: the text to break is no longer on the page"

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler
@@ -172,9 +173,17 @@ def site_prefix() -> str:
     return urlsplit(site_url()).path
 
 
-@functools.cache
+_BUILD_LOCK = threading.Lock()  # the reader test's background runs build it too
+
+
 def built_site() -> Path:
     """Build the site once per test run, strict, into a temporary folder."""
+    with _BUILD_LOCK:
+        return _built_site()
+
+
+@functools.cache
+def _built_site() -> Path:
     out = Path(tempfile.mkdtemp(prefix="heads-site-"))
     atexit.register(shutil.rmtree, out, ignore_errors=True)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
