@@ -27,7 +27,10 @@ from tests.browser.browser_kit import (
 def pytest_collection_finish(session):
     """Fail at once, before any test runs, when a selected test drives Chromium
     and none can be found."""
-    if not any("browser_type_launch_args" in i.fixturenames for i in session.items):
+    if not any(
+        "browser_type_launch_args" in getattr(i, "fixturenames", ())
+        for i in session.items
+    ):
         return
     try:
         chromium()
