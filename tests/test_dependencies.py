@@ -109,7 +109,7 @@ DRIVER = r"""
 import hashlib, json, sys
 from pathlib import Path
 from mkdocs.config import load_config
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import get_files
 
 figures, edits = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 config = load_config("mkdocs.yml")
@@ -129,8 +129,9 @@ for edit in [None, *edits]:
     drawn.clear(), stale.clear()
     config = load_config("mkdocs.yml")
     config.plugins.on_pre_build(config=config)
-    files = config.plugins.on_files(Files([]), config=config)
-    svgs = {f.src_uri: hashlib.sha256(f.content_bytes).hexdigest() for f in files}
+    files = config.plugins.on_files(get_files(config), config=config)
+    svgs = {f.src_uri: hashlib.sha256(f.content_bytes).hexdigest()
+            for f in files if f.src_uri in figures}
     print(json.dumps({"drawn": sorted(drawn), "stale": stale, "svgs": svgs}))
 """
 
@@ -151,8 +152,8 @@ EDITS = [
     # the loss curves' file, which the saved training runs do not import
     (
         "snippets/training/ex08_loss_curves.py",
-        'ax.set_xlabel("training step")',
-        'ax.set_xlabel("step")',
+        'ax.set_yscale("log")',
+        'ax.set_yscale("linear")',
     ),
 ]
 
