@@ -32,6 +32,8 @@ FIGURES = {
     "assets/figures/training-loss.svg": "snippets.training.ex08_loss_curves",
     "assets/figures/training-before-after.svg": "snippets.training.ex09_before_after",
     "assets/figures/training-one-wide-head.svg": "snippets.training.ex12_one_wide_head",
+    "assets/figures/ablation-single-heads.svg": "snippets.ablation.ex08_heatmap",
+    "assets/figures/ablation-pruning.svg": "snippets.ablation.ex11_pruning_curves",
 }
 EXPLORER_MARKER = "<!-- explorer: data and script -->"
 EXPLORER_SCRIPT = "assets/js/explorer.js"

@@ -1,0 +1,65 @@
+"""The page's conclusions, asserted; and the models are whole again."""
+
+from snippets.ablation.ex01_two_heads import models
+from snippets.ablation.ex05_sentences import (
+    embed,
+    full,
+    pairs_accuracy,
+    projections,
+)
+from snippets.ablation.ex07_single_heads import SMALL, change
+from snippets.ablation.ex09_known_heads import early, sinks
+from snippets.ablation.ex10_pruning import (
+    STEPS,
+    greedy_curve,
+    none_left,
+    random_curve,
+)
+from snippets.ablation.ex12_held_out import (
+    half,
+    held_out_greedy,
+    held_out_random,
+)
+from snippets.real_model.ex04_find_heads import best
+
+# isort: split
+# --8<-- [start:page]
+import torch
+
+MOST = 0.75  # "most heads": at least this share of them
+LOST_BY_NO_ATTENTION = 0.2  # look-alike accuracy lost with no heads at all
+
+at_half = list(STEPS).index(half)
+greedy_sim, greedy_acc = greedy_curve[at_half].tolist()
+random_sim, random_acc = random_curve[at_half].tolist()
+claims = {
+    f"most single removals move the embeddings by less than {SMALL}":
+        (change < SMALL).float().mean() >= MOST,
+    "every head above that is in the last layer":
+        (change[:-1] < SMALL).all(),
+    "the previous-token, next-token and sink heads are all below it":
+        all(change[layer, head] < SMALL for layer, head in best.values()),
+    "in layers 0-4, sink heads move the embeddings less than the others":
+        early[sinks].mean() < early[~sinks].mean(),
+    "half the heads removed least important first keep the embeddings "
+    "closer than random order, on our sentences and on the others":
+        greedy_sim > random_sim and held_out_greedy > held_out_random,
+    "on the pairs task, that order is no better than random at half":
+        greedy_acc <= random_acc,
+    "with no head at all, paraphrases still beat unrelated sentences":
+        pairs_accuracy(none_left, lookalikes=False)
+        >= pairs_accuracy(full, lookalikes=False),
+    "but look-alikes win far more often":
+        pairs_accuracy(full) - pairs_accuracy(none_left)
+        > LOST_BY_NO_ATTENTION,
+}  # fmt: skip
+broken = [claim for claim, holds in claims.items() if not holds]
+assert not broken, broken
+
+# No hook may outlive its `with` block: the models are as they were.
+hooked = projections + [m.W_o for m in models.values()]  # where we hooked
+hooks = sum(len(m._forward_pre_hooks) + len(m._forward_hooks) for m in hooked)
+assert hooks == 0 and torch.equal(embed(), full)
+print(f"all {len(claims)} claims hold; no hook is left, and the model gives "
+      "the same embeddings as before any head was removed")  # fmt: skip
+# --8<-- [end:page]
