@@ -18,7 +18,7 @@ from snippets.ablation import ex04_every_seed as seeds
 from snippets.ablation import ex05_sentences as data
 from snippets.ablation import ex06_one_head_columns as columns
 from snippets.ablation import ex07_single_heads as singles
-from snippets.ablation import ex09_known_heads as known
+from snippets.ablation import ex09_known_heads as ranking
 from snippets.ablation import ex10_pruning as pruning
 from snippets.ablation import ex12_held_out as held_out
 from snippets.ablation import ex13_claims as claims
@@ -32,13 +32,14 @@ from snippets.ablation.ex03_toy_table import (
 from snippets.ablation.ex08_heatmap import fig as heatmap_fig
 from snippets.ablation.ex11_pruning_curves import fig as curves_fig
 from snippets.real_model.ex01_weights import SHA256
-from snippets.real_model.ex04_find_heads import best, scores
+from snippets.real_model.ex04_find_heads import best, patterns, scores
 from snippets.training.ex05_train import accuracy
 from snippets.training.ex05_train import held_out as toy_held_out
 from snippets.training.ex07_run_seeds import outcomes
 from tests.pages import DOCS, PYTHON, check_prose_numbers, code_blocks, expand, language
 
 PAGE = "ablation.md"
+known = columns.known_heads  # the real-model page's three heads
 x, y = toy_held_out()
 ANSWER_ZERO = accuracy(torch.zeros_like(y), y)  # (2,): always answering 0
 HALF = list(pruning.STEPS).index(len(pruning.heads) // 2)
@@ -176,7 +177,7 @@ def test_pairs_accuracy_counts_a_wrong_nearest_sentence():
 
 
 def test_the_hook_zeroes_exactly_one_heads_32_columns_which_are_its_output():
-    assert (columns.layer, columns.head) == best["previous token"] == (0, 2)
+    assert (columns.layer, columns.head) == known["previous-token"] == (0, 2)
     assert columns.changed == list(range(64, 96))
     assert (columns.cut[..., 64:96] == 0).all()
     torch.testing.assert_close(
@@ -222,16 +223,16 @@ def test_single_head_change_is_one_minus_mean_cosine():
 
 
 def test_the_known_heads_are_ordinary_or_minor():
-    rank = known.rank
+    rank = ranking.rank
     assert sorted(rank.flatten().tolist()) == list(range(1, 73))
-    ranks = {name: rank[head].item() for name, head in best.items()}
-    assert ranks == {"previous token": 32, "next token": 37, "[CLS] sink": 57}
-    for layer, head in best.values():
+    ranks = {name: rank[head].item() for name, head in known.items()}
+    assert ranks == {"previous-token": 32, "next-token": 37, "[CLS] sink": 57}
+    for layer, head in known.values():
         assert singles.change[layer, head] < singles.SMALL
     # layers 0-4: sink heads move the embeddings less than the others
-    assert known.sinks.shape == (5, 12)
-    assert torch.equal(known.sinks, scores[2][:5] > 0.5)
-    assert known.early[known.sinks].mean() < known.early[~known.sinks].mean()
+    assert ranking.sinks.shape == (5, 12)
+    assert torch.equal(ranking.sinks, scores[2][:5] > 0.5)
+    assert ranking.early[ranking.sinks].mean() < ranking.early[~ranking.sinks].mean()
     per_layer = singles.change.mean(dim=1)
     assert per_layer.argmax() == 5 and per_layer[5] > 5 * per_layer[:5].max()
 
@@ -368,7 +369,7 @@ def test_heatmap_is_drawn_from_the_single_head_changes():
     labels = [t.get_text() for t in ax.texts]
     assert labels == [f"{c:.3f}" for c in singles.change.flatten().tolist()]
     frames = [(p.get_x() + 0.5, p.get_y() + 0.5) for p in ax.patches]
-    assert frames == [(head, layer) for layer, head in best.values()]
+    assert frames == [(head, layer) for layer, head in known.values()]
 
 
 def test_alt_heatmap():
@@ -377,12 +378,17 @@ def test_alt_heatmap():
     change = singles.change
     assert (change[:5] < 0.01).all() and change[5].mean() > change[:5].max()
     assert divmod(change.argmax().item(), 12) == (5, 11)
-    assert all(change[head] < 0.01 for head in best.values())
-    assert best == {
-        "previous token": (0, 2),
-        "next token": (1, 8),
+    assert all(change[head] < 0.01 for head in known.values())
+    assert known == {
+        "previous-token": (0, 2),
+        "next-token": (1, 8),
         "[CLS] sink": (4, 5),
     }
+
+
+def test_the_known_heads_are_the_real_model_pages():
+    assert list(known.values()) == [best[p] for p in patterns[:3]]
+    assert patterns[:2] == ["previous token", "next token"] and "[CLS]" in patterns[2]
 
 
 def test_pruning_figure_is_drawn_from_the_curves():
@@ -440,7 +446,7 @@ def test_prose_numbers():
     seed0 = ablation_table(toys.models[0])
     (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
     change = singles.change
-    rank = known.rank
+    rank = ranking.rank
     g, r = pruning.greedy_curve[HALF], pruning.random_curve[HALF]
     none = pruning.none_left
     check_prose_numbers(
@@ -462,12 +468,12 @@ def test_prose_numbers():
             "last layer": f"{change.mean(dim=1).argmax()}",
             "pairs without one head, lowest": f"{singles.accuracy_without.min():.2f}",
             "pairs without one head, highest": f"{singles.accuracy_without.max():.2f}",
-            "previous-token head rank": f"{rank[best['previous token']]}",
-            "next-token head rank": f"{rank[best['next token']]}",
-            "sink head rank": f"{rank[best['[CLS] sink']]}",
-            "previous-token head change": f"{change[best['previous token']]:.4f}",
-            "sink heads, mean change": f"{known.early[known.sinks].mean():.4f}",
-            "other heads, mean change": f"{known.early[~known.sinks].mean():.4f}",
+            "previous-token head rank": f"{rank[known['previous-token']]}",
+            "next-token head rank": f"{rank[known['next-token']]}",
+            "sink head rank": f"{rank[known['[CLS] sink']]}",
+            "previous-token head change": f"{change[known['previous-token']]:.4f}",
+            "sink heads, mean change": f"{ranking.early[ranking.sinks].mean():.4f}",
+            "other heads, mean change": f"{ranking.early[~ranking.sinks].mean():.4f}",
             "greedy similarity at half": f"{g[0]:.3f}",
             "random similarity at half": f"{r[0]:.3f}",
             "greedy pairs at half": f"{g[1]:.2f}",

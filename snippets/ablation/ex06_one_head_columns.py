@@ -1,11 +1,25 @@
 """The hook on the real model zeroes exactly one head's 32 columns."""
 
 from snippets.ablation.ex02_remove_heads import heads_removed
-from snippets.ablation.ex05_sentences import batch, head_dim, model, torch
-from snippets.real_model.ex04_find_heads import best
+from snippets.ablation.ex05_sentences import (
+    batch,
+    head_dim,
+    model,
+    n_heads,
+    torch,
+)
+from snippets.real_model.ex04_find_heads import scores
 
 # --8<-- [start:page]
-layer, head = best["previous token"]  # found on the real-model page
+# The real-model page's heads: the top scorer on each of its patterns
+# (rows 0 to 2 of its `scores`: previous token, next token, [CLS])
+KNOWN = ["previous-token", "next-token", "[CLS] sink"]
+known_heads = {
+    name: divmod(scores[row].argmax().item(), n_heads)
+    for row, name in enumerate(KNOWN)
+}
+
+layer, head = known_heads["previous-token"]
 attention = model.encoder.layer[layer].attention
 seen = []  # what the output projection receives, with and without the hook
 

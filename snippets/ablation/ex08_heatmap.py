@@ -1,7 +1,7 @@
 """The 72 single-head removals as a 6 x 12 heatmap."""
 
+from snippets.ablation.ex06_one_head_columns import known_heads
 from snippets.ablation.ex07_single_heads import change
-from snippets.real_model.ex04_find_heads import best
 
 # isort: split
 # --8<-- [start:page]
@@ -17,7 +17,7 @@ for layer, row in enumerate(change.tolist()):
         ax.text(head, layer, f"{c:.3f}", ha="center", va="center",
                 fontsize=7, color=colour)  # fmt: skip
 found = []  # the heads the real-model page found get an orange frame
-for name, (layer, head) in best.items():
+for name, (layer, head) in known_heads.items():
     corner = (head - 0.5, layer - 0.5)
     ax.add_patch(Rectangle(corner, 1, 1, fill=False, ec="C1", lw=2.5))
     found.append(f"{name} (layer {layer}, head {head})")

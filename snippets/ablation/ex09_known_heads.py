@@ -1,12 +1,13 @@
 """Are the heads that matter the ones the real-model page found?"""
 
+from snippets.ablation.ex06_one_head_columns import known_heads
 from snippets.ablation.ex07_single_heads import change, n_heads, n_layers
-from snippets.real_model.ex04_find_heads import best, scores
+from snippets.real_model.ex04_find_heads import scores
 
 # --8<-- [start:page]
 rank = change.flatten().argsort(descending=True).argsort() + 1  # 1 = most
 rank = rank.view(n_layers, n_heads)
-for name, (layer, head) in best.items():
+for name, (layer, head) in known_heads.items():
     print(f"{name:>14} head, layer {layer} head {head:2d}: "
           f"change {change[layer, head]:.4f}, rank {rank[layer, head]} "
           f"of {rank.numel()}")  # fmt: skip

@@ -7,6 +7,7 @@ from snippets.ablation.ex05_sentences import (
     pairs_accuracy,
     projections,
 )
+from snippets.ablation.ex06_one_head_columns import known_heads
 from snippets.ablation.ex07_single_heads import SMALL, change
 from snippets.ablation.ex09_known_heads import early, sinks
 from snippets.ablation.ex10_pruning import (
@@ -20,7 +21,6 @@ from snippets.ablation.ex12_held_out import (
     held_out_greedy,
     held_out_random,
 )
-from snippets.real_model.ex04_find_heads import best
 
 # isort: split
 # --8<-- [start:page]
@@ -38,7 +38,7 @@ claims = {
     "every head above that is in the last layer":
         (change[:-1] < SMALL).all(),
     "the previous-token, next-token and sink heads are all below it":
-        all(change[layer, head] < SMALL for layer, head in best.values()),
+        all(change[head] < SMALL for head in known_heads.values()),
     "in layers 0-4, sink heads move the embeddings less than the others":
         early[sinks].mean() < early[~sinks].mean(),
     "half the heads removed least important first keep the embeddings "
