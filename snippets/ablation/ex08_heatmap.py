@@ -27,5 +27,5 @@ ax.set_xlabel("head\n\nframed: " + ", ".join(found))
 ax.set_ylabel("layer")
 ax.set_title("How far the embeddings move when one head is removed "
              "(1 - cosine similarity)", fontsize=10)  # fmt: skip
-fig.colorbar(image, ax=ax, shrink=0.8)
+colorbar = fig.colorbar(image, ax=ax, shrink=0.8)
 # --8<-- [end:page]

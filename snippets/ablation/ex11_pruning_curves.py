@@ -31,5 +31,5 @@ for measure, (ax, title) in enumerate(zip(panels, titles, strict=True)):
     ax.xaxis.set_major_formatter("{x:.0%}")
     ax.set_ylim(0.4, 1.02)
     ax.grid(alpha=0.3)
-panels[0].legend(loc="lower left")
+legend = panels[0].legend(loc="lower left")
 # --8<-- [end:page]
