@@ -282,7 +282,7 @@ def test_with_no_attention_paraphrases_beat_unrelated_sentences_not_look_alikes(
 
 def test_every_claim_of_the_page_holds_and_each_can_fail():
     assert all(bool(v) for v in claims.claims.values()) and len(claims.claims) == 8
-    assert claims.hooks == 0
+    assert claims.hooks_left() == 0
 
 
 # --- the model is whole again; bad input fails loudly ---------------------------------
@@ -303,15 +303,28 @@ def test_the_model_gives_the_same_output_after_the_page_as_before():
     assert all(hooks_on(m.W_o) == 0 for m in toys.models.values())
 
 
-def test_a_hook_left_behind_would_be_caught():
+@pytest.mark.parametrize("kind", ["pre-hook", "forward hook"])
+def test_a_hook_left_behind_would_be_caught(kind):
     dense = data.projections[5]
-    handle = dense.register_forward_pre_hook(lambda m, args: (args[0] * 0,))
+    if kind == "pre-hook":
+        handle = dense.register_forward_pre_hook(lambda m, args: (args[0] * 0,))
+    else:
+        handle = dense.register_forward_hook(lambda m, args, out: out * 0)
     try:
-        assert hooks_on(dense) == 1
+        assert claims.hooks_left() == 1
         assert not torch.equal(data.embed(), data.full)
     finally:
         handle.remove()
+    assert claims.hooks_left() == 0
     assert torch.equal(data.embed(), data.full)
+
+
+def test_starting_at_a_later_layer_gives_the_same_embeddings():
+    assert torch.equal(singles.embed_from(0), data.full)
+    for layer, head in [(2, 7), (5, 0)]:
+        with heads_removed({data.projections[layer]: [head]}, data.head_dim):
+            assert torch.equal(singles.embed_from(layer), data.embed())
+    assert len(singles.received) == 6  # recorded once, the recording hooks gone
 
 
 def loading_block() -> str:

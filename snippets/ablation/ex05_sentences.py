@@ -51,15 +51,18 @@ head_dim = config.hidden_size // n_heads  # 32
 projections = [layer.attention.output.dense for layer in model.encoder.layer]
 
 
-def embed(inputs=batch):
-    """The sentence embeddings, made as sentence-transformers makes them for
-    this model: the mean of the token vectors (padding left out), then
-    scaled to length 1. (sentences, 384)"""
-    with torch.inference_mode():
-        tokens = model(**inputs).last_hidden_state  # (sentences, t, 384)
+def pool(tokens, inputs=batch):
+    """Sentence embeddings as sentence-transformers makes them for this
+    model: the mean of the token vectors (padding left out), then scaled to
+    length 1. tokens: (sentences, t, 384) -> (sentences, 384)"""
     mask = inputs["attention_mask"][..., None]  # (sentences, t, 1)
     mean = (tokens * mask).sum(1) / mask.sum(1)
     return F.normalize(mean, dim=-1)
+
+
+def embed(inputs=batch):
+    with torch.inference_mode():
+        return pool(model(**inputs).last_hidden_state, inputs)
 
 
 def pairs_accuracy(e, lookalikes=True):

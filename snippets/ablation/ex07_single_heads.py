@@ -5,9 +5,11 @@ from snippets.ablation.ex05_sentences import (
     embed,
     full,
     head_dim,
+    model,
     n_heads,
     n_layers,
     pairs_accuracy,
+    pool,
     projections,
     torch,
 )
@@ -21,12 +23,44 @@ def similarity(e):
     return (e * full).sum(dim=-1).mean().item()
 
 
+# A head in layer l cannot change what layers 0 to l - 1 compute. So we run
+# the full model once more, keep what each layer receives, and start there.
+layers = model.encoder.layer
+received = []  # each layer's (args, kwargs) in the full model
+
+
+def keep(layer, args, kwargs):
+    received.append((args, kwargs))
+
+
+handles = [
+    layer.register_forward_pre_hook(keep, with_kwargs=True)
+    for layer in layers
+]
+embed()
+for handle in handles:
+    handle.remove()
+
+
+def embed_from(start):
+    """embed(), running only layers start, start + 1, ... from what layer
+    `start` received in the full model."""
+    (hidden, *rest), kwargs = received[start]
+    with torch.inference_mode():
+        for layer in layers[start:]:
+            hidden = layer(hidden, *rest, **kwargs)
+    return pool(hidden)
+
+
+print("layers 0 to 5 from what layer 0 receives give the same embeddings:",
+      torch.equal(embed_from(0), full))  # fmt: skip
+
 change = torch.zeros(n_layers, n_heads)  # 1 - similarity, head removed
 accuracy_without = torch.zeros(n_layers, n_heads)  # the pairs task
 for layer in range(n_layers):
     for head in range(n_heads):
         with heads_removed({projections[layer]: [head]}, head_dim):
-            e = embed()
+            e = embed_from(layer)
         change[layer, head] = 1 - similarity(e)
         accuracy_without[layer, head] = pairs_accuracy(e)
 
