@@ -69,7 +69,8 @@ def hooks_left():
 
 
 # No hook may outlive its `with` block: the models are as they were.
-assert hooks_left() == 0 and torch.equal(embed(), full)
+assert hooks_left() == 0, f"{hooks_left()} hooks left on the models"
+assert torch.equal(embed(), full), "the model's embeddings have changed"
 print(f"all {len(claims)} claims hold; no hook is left, and the model gives "
       "the same embeddings as before any head was removed")  # fmt: skip
 # --8<-- [end:page]
