@@ -5,6 +5,7 @@ The toy models are the training page's saved runs (loaded, or trained once); the
 page's own blocks, run as a reader runs them, train them again.
 """
 
+import copy
 import importlib.util
 import re
 import types
@@ -125,6 +126,16 @@ def test_the_crossing_check_fails_where_it_should():
     untrained = outcomes[0].two.before  # both lookups near chance
     assert seeds.crossing(untrained)[1] is False
     assert all(seeds.held) and len(seeds.held) == 5
+
+
+def test_the_crossing_check_fails_when_both_heads_do_the_same_job():
+    twins = copy.deepcopy(toys.models[0])
+    with torch.no_grad():  # head 1 gets head 2's query and key: two previous heads
+        for linear in (twins.W_query, twins.W_key):
+            linear.weight[:2] = linear.weight[2:]
+            linear.bias[:2] = linear.bias[2:]
+    assert roles(twins) == ["previous-token", "previous-token"]
+    assert seeds.crossing(twins) == ({}, False)
 
 
 # --- the real model: sentences, embedding, pairs task ---------------------------------
