@@ -276,6 +276,9 @@ def test_pruning_curves():
     assert torch.equal(g[-1], r[-1])  # every head removed: the same model
     assert (g[1:-1, 0] > r[1:-1, 0]).all()  # greedy keeps the embeddings closer
     assert (g[:, 0].diff() < 0).all()  # removing more always costs more
+    # "Past half, the similarity falls faster"
+    drops = -g[:, 0].diff()
+    assert drops[HALF:].min() > drops[:HALF].max()
     # the pairs task at half: greedy no better than random
     assert g[HALF, 1] <= r[HALF, 1]
 
@@ -511,6 +514,7 @@ def test_prose_numbers():
             "full model, unrelated": f"{data.pairs_accuracy(data.full, False):.2f}",
             "full model, look-alikes": f"{data.pairs_accuracy(data.full):.2f}",
             "no attention, similarity": f"{pruning.greedy_curve[-1, 0]:.2f}",
+            "no attention, similarity (3 places)": f"{pruning.greedy_curve[-1, 0]:.3f}",
         },
         # the real-model page's heads (layer 0 head 2, layer 1 head 8, layer 4
         # head 5), layers 0 to 4, head 11 of layer 5, the mask xi_h in {0, 1},
