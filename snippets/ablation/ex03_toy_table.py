@@ -1,0 +1,42 @@
+"""Seed 0: each head removed in turn, each lookup measured again."""
+
+from snippets.ablation.ex01_two_heads import models
+from snippets.ablation.ex02_remove_heads import heads_removed, x, y
+from snippets.training.ex01_task import torch
+from snippets.training.ex05_train import accuracy
+from snippets.training.ex06_measures import where_heads_look
+
+# isort: split
+# --8<-- [start:page]
+LOOKUPS = ["previous-token", "largest-key"]  # the two outputs, in order
+
+
+def roles(model):
+    """Each head's job: the place it puts most of its attention on."""
+    with torch.no_grad():
+        looks = where_heads_look(model(x)[1], x)  # (heads, 2 places)
+    return [LOOKUPS[place] for place in looks.argmax(dim=1).tolist()]
+
+
+def lookup_accuracy(model, removed=()):
+    """Accuracy on each lookup, with the heads in `removed` zeroed: (2,)."""
+    with torch.no_grad(), heads_removed({model.W_o: removed}, model.head_dim):
+        return accuracy(model(x)[0], y)
+
+
+def ablation_table(model):
+    """Rows: nothing removed, then each head removed; columns: lookups."""
+    rows = {"nothing removed": lookup_accuracy(model)}
+    for head, role in enumerate(roles(model)):
+        rows[f"without head {head + 1}, the {role} head"] = lookup_accuracy(
+            model, [head]
+        )
+    return rows
+
+
+table = ablation_table(models[0])
+table["always answering 0, for comparison"] = accuracy(torch.zeros_like(y), y)
+print(f"{'seed 0: accuracy':40} {LOOKUPS[0]:>15} {LOOKUPS[1]:>12}")
+for name, (previous, largest) in table.items():
+    print(f"{name:40} {previous:15.2f} {largest:12.2f}")
+# --8<-- [end:page]

