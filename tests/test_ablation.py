@@ -76,7 +76,7 @@ def test_removing_a_head_zeroes_exactly_its_slice_of_the_context():
     grab = toy.W_o.register_forward_hook(lambda m, args, out: seen.append(args[0]))
     with torch.no_grad():
         toy(x)
-        with heads_removed({toy.W_o: [1]}, toy.head_dim):
+        with heads_removed({toy.W_o: [1]}, toy.d_head):
             out = toy(x)[0]
     grab.remove()
     whole, cut = seen

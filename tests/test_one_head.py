@@ -155,6 +155,21 @@ def test_the_page_quotes_vaswani():
     assert "Vaswani et al. (2017, section 3.2.2)" in text
 
 
+def test_every_row_ranks_the_tokens_alike_journey_first_one_last():
+    order = weights[0].argsort(descending=True)
+    assert all(torch.equal(row.argsort(descending=True), order) for row in weights)
+    assert tokens[order[0]] == "journey" and tokens[order[-1]] == "one"
+
+
+def test_with_points_like_journey_yet_gets_less_than_your():
+    """Not a similarity head: with's embedding is closer in direction to journey's
+    than Your's is, and journey's row still gives with less."""
+    j, w, y = (tokens.index(t) for t in ("journey", "with", "Your"))
+    cos = torch.nn.functional.cosine_similarity(inputs[j], inputs, dim=-1)
+    assert cos[w] > 0.95 > 0.8 > cos[y]
+    assert weights[j, w] < weights[j, y]
+
+
 def test_prose_numbers():
     row = weights[JOURNEY]
     pct = {t: f"{row[tokens.index(t)]:.0%}" for t in ("journey", "starts", "one")}

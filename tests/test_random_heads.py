@@ -252,6 +252,39 @@ def test_training_fits_both_answers():
 # -- prose ---------------------------------------------------------------------------
 
 
+def scaled_score_std(init, d, d_head=64, n=20_000) -> float:
+    """The standard deviation of a scaled score, for tokens with mean 0 and variance
+    1 per number and projections drawn by `init`."""
+    torch.manual_seed(0)
+    x = torch.randn(n, 2, d, dtype=torch.float64)  # a query token and a key token
+    w_q, w_k = (init(d, d_head).double() for _ in range(2))
+    q, k = x[:, 0] @ w_q, x[:, 1] @ w_k  # (n, d_head)
+    return ((q * k).sum(-1) / d_head**0.5).std().item()
+
+
+@pytest.mark.parametrize("d", [48, 768])
+def test_a_scaled_score_has_standard_deviation_d_model_sigma_squared(d):
+    """nn.Linear: 1/3 at every width; N(0, 0.02): 0.0004 d."""
+    assert scaled_score_std(linear_init, d) == pytest.approx(1 / 3, rel=0.1)
+    assert scaled_score_std(linear_init, d, d_head=8) == pytest.approx(1 / 3, rel=0.1)
+    assert scaled_score_std(gpt2_init, d) == pytest.approx(d * 0.02**2, rel=0.1)
+
+
+def range_of_six() -> float:
+    """The mean of (largest - smallest) of six standard normal draws."""
+    torch.manual_seed(0)
+    draws = torch.randn(200_000, 6, dtype=torch.float64)
+    return (draws.amax(-1) - draws.amin(-1)).mean().item()
+
+
+def test_the_real_width_spreads_are_what_those_deviations_predict():
+    spread = range_of_six()
+    assert real["nn.Linear"][SPREAD] == pytest.approx(spread / 3, abs=0.05)
+    assert real["N(0, 0.02)"][SPREAD] == pytest.approx(
+        spread * d_model * 0.02**2, abs=0.05
+    )
+
+
 def test_prose_numbers():
     rand, linear, gpt2 = toy.values()
     twins, pair = symmetry.starts.values()
@@ -287,6 +320,10 @@ def test_prose_numbers():
         "real JS, rounded": f"{real['nn.Linear'][JS]:.2f}",
         "pair JS before training": f"{symmetry.js(fresh):.4f}",
         "pair JS after training": f"{symmetry.js(pair):.4f}",
+        "0.02 squared": f"{0.02**2:.4f}",
+        "N(0, 0.02) std at 3": f"{3 * 0.02**2:.4f}",
+        "N(0, 0.02) std at 768": f"{d_model * 0.02**2:.2f}",
+        "range of six draws": f"{range_of_six():.1f}",
     }
     assert f"{real['N(0, 0.02)'][JS]:.2f}" == computed["real JS, rounded"]
     check_prose_numbers(

@@ -26,6 +26,22 @@ from tests.pages import DOCS, check_prose_numbers
 JOURNEY = tokens.index("journey")
 
 
+def second_over_first() -> float:
+    strengths = torch.linalg.svdvals(qk1)
+    return (strengths[1] / strengths[0]).item()
+
+
+def test_head_1s_question_is_nearly_a_product_of_two_positive_directions():
+    """Nearly rank 1, u v^T with u and v all-positive: every token then ranks the
+    others by x_j . v, in the same order."""
+    assert second_over_first() < 0.03
+    u, s, vh = torch.linalg.svd(qk1)
+    u1, v1 = u[:, 0] * u[0, 0].sign(), vh[0] * vh[0, 0].sign()
+    assert (u1 > 0).all() and (v1 > 0).all()
+    by_v = (inputs @ v1).argsort(descending=True)
+    assert all(torch.equal(row.argsort(descending=True), by_v) for row in scores)
+
+
 def test_head2_row_for_journey_matches_the_article():
     want = torch.tensor([0.6026, 0.1537, 0.1365, 0.0216, 0.0055, 0.0800])
     torch.testing.assert_close(w2[JOURNEY], want, atol=5e-5, rtol=0)
@@ -131,6 +147,7 @@ def test_prose_numbers():
             "QK entry of head 2": f"{qk2[2, 2]:.0f}",
             "d_v of head 2": str(values2.shape[-1]),
             "rank of head 1's question": str(torch.linalg.matrix_rank(qk1).item()),
+            "second singular value over the first": f"{second_over_first():.0%}",
             "alt: Your's weight when Your asks": f"{w2[your, your]:.2f}",
             "alt: Your's weight when one asks": f"{w2[tokens.index('one'), your]:.2f}",
         },

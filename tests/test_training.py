@@ -235,6 +235,39 @@ def test_alt_one_wide_head(outcomes):
     assert on_star.tolist() == (previous == 3).tolist()
 
 
+def score_spreads(outcomes) -> list[float]:
+    """Per seed, before training: the mean over held-out rows of a row's largest
+    minus smallest scaled score, in either head."""
+    x, _ = held_out()
+    n, t, _ = x.shape
+    spreads = []
+    for o in outcomes.values():
+        model = o.two.before
+        with torch.no_grad():
+            q = model.W_query(x).view(n, t, 2, 2).transpose(1, 2)
+            k = model.W_key(x).view(n, t, 2, 2).transpose(1, 2)
+            scores = q @ k.transpose(-2, -1) / 2**0.5  # (n, heads, T, T)
+        spreads.append((scores.amax(-1) - scores.amin(-1)).mean().item())
+    return spreads
+
+
+LOWEST, HIGHEST = 0.04, 0.45  # the bounds the page states
+
+
+def test_before_training_the_scores_are_close_and_the_rows_near_uniform(outcomes):
+    assert max(score_spreads(outcomes)) < 1  # "close together"
+    x, _ = held_out()
+    for o in outcomes.values():
+        with torch.no_grad():
+            weights = o.two.before(x)[1]
+        assert weights.min() > LOWEST and weights.max() < HIGHEST
+
+
+def test_the_first_head_takes_the_largest_key_lookup_in_every_seed(outcomes):
+    for o in outcomes.values():
+        assert o.looks.argmax(dim=0).tolist() == [1, 0]  # previous: head 2; max k: 1
+
+
 def test_counts_in_words():
     text = (DOCS / "training.md").read_text(encoding="utf-8")
     words = {5: "five", 10: "ten"}
@@ -242,10 +275,16 @@ def test_counts_in_words():
     assert f"{words[2 * len(runs.SEEDS)]} small models" in text
 
 
-def test_prose_numbers():
+def test_prose_numbers(outcomes):
     check_prose_numbers(
         "training.md",
-        computed={"tolerance": str(signature(accuracy).parameters["tol"].default)},
+        computed={
+            "tolerance": str(signature(accuracy).parameters["tol"].default),
+            "smallest spread": f"{min(score_spreads(outcomes)):.2f}",
+            "largest spread": f"{max(score_spreads(outcomes)):.2f}",
+            "lowest weight": str(LOWEST),
+            "highest weight": str(HIGHEST),
+        },
         # T = 6 positions, four numbers per position, the 0.1 tolerance, widths 2
         # and 4, heads 1 and 2, the 4 x 4 maps, 0 and 1 bit, the sample's position 3,
         # the cyclic previous of position 0 (5), Vaswani et al. 2017, section 3.2.2.

@@ -9,7 +9,7 @@ SEEDS = range(5)
 
 def two_heads(seed):
     """The training page's model with two heads of width 2, trained."""
-    return train(n_heads=2, head_dim=2, seed=seed).after
+    return train(n_heads=2, d_head=2, seed=seed).after
 
 
 # --8<-- [end:define]

@@ -46,7 +46,7 @@ toy = models[0]  # seed 0
 x, y = held_out()  # the training page's 4096 test sequences
 with torch.no_grad():
     before = toy(x)[0]
-    with heads_removed({toy.W_o: [0]}, toy.head_dim):
+    with heads_removed({toy.W_o: [0]}, toy.d_head):
         without_1 = toy(x)[0]
     after = toy(x)[0]
 print("output changed without head 1:", not torch.equal(before, without_1))

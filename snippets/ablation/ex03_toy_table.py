@@ -20,7 +20,7 @@ def roles(model):
 
 def lookup_accuracy(model, removed=()):
     """Accuracy on each lookup, with the heads in `removed` zeroed: (2,)."""
-    with torch.no_grad(), heads_removed({model.W_o: removed}, model.head_dim):
+    with torch.no_grad(), heads_removed({model.W_o: removed}, model.d_head):
         return accuracy(model(x)[0], y)
 
 

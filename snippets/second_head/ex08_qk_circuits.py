@@ -9,4 +9,5 @@ qk2 = W_q2 @ W_k2.T  # (3, 3): head 2's question
 print(qk1)
 print(qk2)
 print(torch.linalg.matrix_rank(qk1), torch.linalg.matrix_rank(qk2))
+print(torch.linalg.svdvals(qk1).round(decimals=4))  # head 1's strengths
 # --8<-- [end:page]

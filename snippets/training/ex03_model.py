@@ -6,29 +6,29 @@ from torch import nn
 
 
 class Attention(nn.Module):
-    """n_heads heads of width head_dim, then W_o down to two outputs."""
+    """n_heads heads of width d_head, then W_o down to two outputs."""
 
-    def __init__(self, n_heads, head_dim, d_out=2):
+    def __init__(self, n_heads, d_head, n_outputs=2):
         super().__init__()
-        self.n_heads, self.head_dim = n_heads, head_dim
-        d_all = n_heads * head_dim  # every head's columns side by side
+        self.n_heads, self.d_head = n_heads, d_head
+        d_all = n_heads * d_head  # every head's columns side by side
         self.W_query = nn.Linear(D_MODEL, d_all)
         self.W_key = nn.Linear(D_MODEL, d_all)
         self.W_value = nn.Linear(D_MODEL, d_all)
-        self.W_o = nn.Linear(d_all, d_out)
+        self.W_o = nn.Linear(d_all, n_outputs)
 
     def forward(self, x):
         n, t, _ = x.shape  # (n, T, 4)
 
-        def split(z):  # (n, T, heads * head_dim) -> (n, heads, T, head_dim)
-            return z.view(n, t, self.n_heads, self.head_dim).transpose(1, 2)
+        def split(z):  # (n, T, heads * d_head) -> (n, heads, T, d_head)
+            return z.view(n, t, self.n_heads, self.d_head).transpose(1, 2)
 
         q = split(self.W_query(x))
         k = split(self.W_key(x))
         v = split(self.W_value(x))
-        scores = q @ k.transpose(-2, -1) / self.head_dim**0.5  # (n, h, T, T)
+        scores = q @ k.transpose(-2, -1) / self.d_head**0.5  # (n, h, T, T)
         weights = scores.softmax(dim=-1)  # one softmax row per head
-        context = (weights @ v).transpose(1, 2)  # (n, T, h, head_dim)
+        context = (weights @ v).transpose(1, 2)  # (n, T, h, d_head)
         context = context.reshape(n, t, -1)  # (n, T, d_all)
         return self.W_o(context), weights  # (n, T, 2), (n, h, T, T)
 

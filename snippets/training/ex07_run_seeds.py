@@ -35,8 +35,8 @@ class Outcome:
 
 
 def run_seed(seed):
-    two = train(n_heads=2, head_dim=2, seed=seed)
-    one = train(n_heads=1, head_dim=4, seed=seed)
+    two = train(n_heads=2, d_head=2, seed=seed)
+    one = train(n_heads=1, d_head=4, seed=seed)
     x, _ = held_out()
     with torch.no_grad():
         before, after = two.before(x)[1], two.after(x)[1]

@@ -10,20 +10,18 @@ from matplotlib.figure import Figure
 def heatmaps(rows, x):
     """One panel per head (columns) per model state (rows of panels).
 
-    rows: name -> weights (heads, T, T) for one sequence x (T, 4).
+    rows: name -> weights (heads, T, T) for one sequence x (T, 4); every
+    state has the same number of heads.
     """
     top = x[:, 1].argmax().item()  # the largest key feature gets a star
     labels = [f"{i}*" if i == top else str(i) for i in range(len(x))]
-    n_cols = max(w.shape[0] for w in rows.values())
+    n_cols = len(next(iter(rows.values())))  # heads per state
     fig = Figure(
         figsize=(3.2 * n_cols, 3.0 * len(rows)), layout="constrained"
     )
     axes = fig.subplots(len(rows), n_cols, squeeze=False)
     for r, (name, weights) in enumerate(rows.items()):
         for h, ax in enumerate(axes[r]):
-            if h >= len(weights):
-                ax.axis("off")
-                continue
             ax.imshow(weights[h].tolist(), cmap="Blues", vmin=0, vmax=1)
             for i, row in enumerate(weights[h].tolist()):
                 for j, w in enumerate(row):  # dark cells get white text
