@@ -44,8 +44,9 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
+# Without htmlproofer (see mkdocs.yml): a rebuild after an edit takes about a second.
 serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
-	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+	HEADS_CHECK_HTML=false $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
 # The browser suite's Chromium: $$CHROMIUM, Playwright's own, a system Chromium or
 # Chrome, else (Debian or Ubuntu, as root) apt-get's; none: stop, saying how to get one.

@@ -16,6 +16,7 @@ pages and images point at the hosted site; terminal commands stay as Markdown.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import PurePosixPath
 
@@ -219,16 +220,28 @@ def validate(nb, src_uri: str) -> None:
         raise ValueError(message) from error
 
 
+_written: dict[str, str] = {}  # under `mkdocs serve`: expanded page -> notebook
+
+
 @event_priority(50)  # before htmlproofer takes its list of files
 def on_files(files, config):
     import nbformat
 
+    options = config["mdx_configs"].get("pymdownx.snippets", {})
     for file in list(files.documentation_pages()):
         if not file.src_uri.endswith(".md"):
             continue
         source = file.content_string
-        nb = page_notebook(source, file.src_uri, config)
-        content = nbformat.writes(nb) + "\n"
+        # The same page with the same snippets makes the same notebook: a rebuild
+        # converts only the pages an edit changed.
+        expanded = "\n".join(snippet_preprocessor(options).run(source.split("\n")))
+        key = hashlib.sha256(
+            f"{file.src_uri}\0{config['site_url']}\0{expanded}".encode()
+        ).hexdigest()
+        if key not in _written:
+            nb = page_notebook(source, file.src_uri, config)
+            _written[key] = nbformat.writes(nb) + "\n"
+        content = _written[key]
         files.append(
             File.generated(config, notebook_path(file.src_uri), content=content)
         )

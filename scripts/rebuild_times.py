@@ -14,7 +14,8 @@ rebuild after each of these one-line edits:
 
     .venv/bin/python scripts/rebuild_times.py [--repeat N]
 
-The copy links .cache/ (the saved training runs), so the first build does not
+Like `make serve`, it runs without htmlproofer (HEADS_CHECK_HTML=false; set it to
+true to time a rebuild with it). The copy links .cache/ (the saved training runs), so the first build does not
 train while the training code is unchanged. A measurement, not a test: the times
 depend on the machine and on what else it is running.
 """
@@ -68,6 +69,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="edits per kind")
     args = parser.parse_args()
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    os.environ.setdefault("HEADS_CHECK_HTML", "false")  # as `make serve` runs
     logging.disable(logging.WARNING)  # mkdocs' INFO lines and the EOL banner
 
     from mkdocs.commands.build import build
