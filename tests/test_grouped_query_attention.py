@@ -73,9 +73,9 @@ def test_the_step_attends_over_the_cache_not_just_the_new_token():
 
 
 def test_a_batched_step_shares_the_weights_and_reads_each_cache_alone():
-    """ "a step reads the weights once, shared by every sequence in the batch, but
-    reads each sequence's cache for that sequence alone": one set of projections
-    serves the whole batch, and changing one sequence's cache changes only it."""
+    """A step reads the weights once, shared by every sequence in the batch, but
+    each sequence's cache for that sequence alone: one set of projections serves
+    the whole batch, and changing one sequence's cache changes only its output."""
     torch.manual_seed(11)
     attn = GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=2)
     x = torch.randn(3, 5, 48)
