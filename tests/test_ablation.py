@@ -80,7 +80,7 @@ def test_removing_a_head_zeroes_exactly_its_slice_of_the_context():
             out = toy(x)[0]
     grab.remove()
     whole, cut = seen
-    assert torch.equal(cut[..., :2], whole[..., :2])  # the first head's columns kept
+    assert torch.equal(cut[..., :2], whole[..., :2])  # head 1's columns kept
     assert (cut[..., 2:] == 0).all() and (whole[..., 2:] != 0).any()  # head 2's zeroed
     # the same as deleting head 2's columns from W_o's weight
     w = toy.W_o.weight.detach().clone()
@@ -130,7 +130,7 @@ def test_the_crossing_check_fails_where_it_should():
 
 def test_the_crossing_check_fails_when_both_heads_do_the_same_job():
     twins = copy.deepcopy(toys.models[0])
-    with torch.no_grad():  # the first head gets the second's query and key
+    with torch.no_grad():  # head 1 gets head 2's query and key: two previous heads
         for linear in (twins.W_query, twins.W_key):
             linear.weight[:2] = linear.weight[2:]
             linear.bias[:2] = linear.bias[2:]

@@ -46,12 +46,12 @@ toy = models[0]  # seed 0
 x, y = held_out()  # the training page's 4096 test sequences
 with torch.no_grad():
     before = toy(x)[0]
-    with heads_removed({toy.W_o: [0]}, toy.head_dim):  # the first head
-        without_first = toy(x)[0]
+    with heads_removed({toy.W_o: [0]}, toy.head_dim):
+        without_1 = toy(x)[0]
     after = toy(x)[0]
 print(
     "output changed without the first head:",
-    not torch.equal(before, without_first),
+    not torch.equal(before, without_1),  # [0]: the first head
 )
 print("hooks left on W_o:", len(toy.W_o._forward_pre_hooks))
 print("output after the with-block as before:", torch.equal(before, after))
