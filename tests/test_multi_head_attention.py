@@ -155,7 +155,7 @@ def test_gpt2_projections_have_biases(tiny_gpt2_and_bert):
 def test_training_model_uses_biases():
     from snippets.training.ex03_model import Attention
 
-    model = Attention(n_heads=2, head_dim=2)
+    model = Attention(2, 2)  # two heads of width 2
     for layer in (model.W_query, model.W_key, model.W_value, model.W_o):
         assert layer.bias is not None
     assert torch.nn.Linear(3, 2).bias is not None  # nn.Linear's default
