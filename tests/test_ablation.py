@@ -118,7 +118,7 @@ def test_crossing_pattern_in_every_seed(seed):
         # "about what always answering 0 scores"
         assert abs(without[role][own] - ANSWER_ZERO[own]) < 0.01
         assert whole[1 - own] - without[role][1 - own] <= seeds.KEPT_WITHIN
-    # "In all five seeds head 1 happens to be the largest-key head"
+    # "In all five seeds the first head happens to be the largest-key head"
     assert roles(toy) == ["largest-key", "previous-token"]
 
 
@@ -223,6 +223,54 @@ def test_single_head_removals():
     assert divmod(change.argmax().item(), 12) == (5, 11)
     acc = singles.accuracy_without
     assert (acc.min(), acc.max()) == (29 / 32, 31 / 32)
+
+
+def mean_ablation_changes():
+    """1 - similarity with each head's output replaced by its mean over the
+    sentences' tokens (mean ablation), instead of zeros: (layers, heads)."""
+    contexts = {}  # what each output projection receives in the full model
+
+    def record(layer):
+        def hook(projection, args):
+            contexts[layer] = args[0].clone()
+
+        return hook
+
+    handles = [
+        p.register_forward_pre_hook(record(i)) for i, p in enumerate(data.projections)
+    ]
+    data.embed()
+    for handle in handles:
+        handle.remove()
+    tokens = data.batch["attention_mask"].bool()  # padding left out of the mean
+    change = torch.zeros(data.n_layers, data.n_heads)
+    for layer, projection in enumerate(data.projections):
+        for head in range(data.n_heads):
+            columns = slice(head * data.head_dim, (head + 1) * data.head_dim)
+            mean = contexts[layer][..., columns][tokens].mean(dim=0)  # (32,)
+
+            def replace(projection, args, columns=columns, mean=mean):
+                context = args[0].clone()
+                context[..., columns] = mean
+                return (context,)
+
+            handle = projection.register_forward_pre_hook(replace)
+            try:
+                change[layer, head] = 1 - singles.similarity(singles.embed_from(layer))
+            finally:
+                handle.remove()
+    return change
+
+
+def test_mean_ablation_can_give_another_answer_than_zeroing():
+    """The two "can give different answers for the same head": on this model
+    some heads move the embeddings less than half as much with the mean as with
+    zeros, and others more, so it is not one scale for every head."""
+    zeroed, mean = singles.change, mean_ablation_changes()
+    assert hooks_on(data.projections[0]) == 0
+    assert not torch.equal(zeroed, mean) and (mean > 0).all()
+    ratio = mean / zeroed
+    assert ratio.min() < 0.5 and ratio.max() > 1.5
 
 
 def test_single_head_change_is_one_minus_mean_cosine():
@@ -452,6 +500,8 @@ def test_page_cites_the_papers_and_says_it_measures_a_proxy():
         "Michel, Levy and Neubig (2019)",
         "Are Sixteen Heads Really Better than One?",
         "NeurIPS",
+        "the abstract of their arXiv version",  # the quote is not in NeurIPS's
+        "arXiv:1905.10650",
         "Voita et al. (2019)",
         "Specialized Heads Do the Heavy Lifting, the Rest Can Be Pruned",
         "ACL",
@@ -520,9 +570,10 @@ def test_prose_numbers():
         # head 5), layers 0 to 4, head 11 of layer 5, the mask xi_h in {0, 1},
         # always answering 0, cosine 1, Michel et al. sections 3 and 4, Voita et
         # al.'s 38 of 48 encoder heads for 0.15 BLEU, the year; the alt text's
-        # axis from 0% to 100% and its bound 0.9 (test_alt_pruning)
+        # axis from 0% to 100% and its bound 0.9 (test_alt_pruning); Michel et
+        # al.'s arXiv number
         definitions={
             "0", "1", "2", "3", "4", "5", "8", "11", "38", "48", "0.15", "2019",
-            "0%", "100%", "0.9",
+            "0%", "100%", "0.9", "1905.10650",
         },
     )  # fmt: skip

@@ -284,6 +284,17 @@ def test_the_pages_rank_table(capsys):
             assert (rank == 128) == (d_model // h >= 128)  # full rank iff wide
 
 
+def test_the_rank_example_meets_the_condition_of_theorem_1():
+    """Bhojanapalli et al.'s Theorem 1 needs the d x T input to have full column
+    rank ("T token vectors linearly independent"), which needs T <= d."""
+    tokens = ex08_score_rank.tokens[0]  # (T, d): the page's 128 tokens
+    assert tokens.shape == (ex08_score_rank.n, d_model)
+    assert torch.linalg.matrix_rank(tokens) == ex08_score_rank.n <= d_model
+    torch.manual_seed(0)
+    too_many = torch.randn(d_model + 1, d_model)  # T = d + 1 tokens
+    assert torch.linalg.matrix_rank(too_many) == d_model < d_model + 1
+
+
 def test_softmax_of_low_rank_scores_can_have_full_rank():
     """The bound is on the scores; the weights after softmax need not be low rank."""
     torch.manual_seed(0)
@@ -336,5 +347,7 @@ def test_prose_numbers():
             "2017",
             "2019",
             "2020",
+            "2022",  # Dao et al., FlashAttention
+            "35",  # NeurIPS 35
         },
     )

@@ -72,6 +72,27 @@ def test_the_step_attends_over_the_cache_not_just_the_new_token():
     assert all(max_diff(o, full[:, t : t + 1]) > 1e-3 for t, o in later)
 
 
+def test_a_batched_step_shares_the_weights_and_reads_each_cache_alone():
+    """A step reads the weights once, shared by every sequence in the batch, but
+    each sequence's cache for that sequence alone: one set of projections serves
+    the whole batch, and changing one sequence's cache changes only its output."""
+    torch.manual_seed(11)
+    attn = GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=2)
+    x = torch.randn(3, 5, 48)
+    cache = {}
+    for t in range(4):
+        step(attn, x[:, t : t + 1], cache)
+    weights = sum(p.numel() for p in attn.parameters())
+    assert weights == 48 * 48 * 2 + 2 * 48 * 16  # W_q, W_o; narrower W_k, W_v
+    assert cache["k"].shape[0] == 3  # one cache per sequence
+    changed = {name: c.clone() for name, c in cache.items()}
+    changed["k"][1] += 1.0  # only the second sequence's cached keys
+    before = step(attn, x[:, 4:5], cache)
+    after = step(attn, x[:, 4:5], changed)
+    assert torch.equal(before[[0, 2]], after[[0, 2]])
+    assert max_diff(before[1], after[1]) > 1e-3
+
+
 def test_the_pages_loops_match_the_uncached_pass(capsys):
     for module, batch in [(ex02_decode_mha.mha, ex02_decode_mha.batch)] + [
         (ex08_decode_gqa.mqa, ex05_six_tokens.batch)

@@ -76,6 +76,19 @@ def test_sources_section_introduces_the_article_the_book_and_michel():
     assert "*Are Sixteen Heads Really Better than One?* (NeurIPS 2019)" in text
 
 
+def test_other_pages_do_call_them_the_article_and_the_book():
+    """ "Other pages call it *the article*" (*the book*): some page other than the
+    index does, with a link to the sources section."""
+    for name in ("article", "book"):
+        link = re.compile(rf"\[the {name}\]\(index\.md#sources\)", re.I)
+        users = [
+            p.name
+            for p in DOCS.glob("*.md")
+            if p.name != "index.md" and link.search(p.read_text(encoding="utf-8"))
+        ]
+        assert users, f"no page calls it [the {name}](index.md#sources)"
+
+
 def pinned(package: str) -> str:
     """The version pyproject.toml pins for `package`."""
     with open(ROOT / "pyproject.toml", "rb") as f:
@@ -90,6 +103,6 @@ def test_prose_numbers():
         computed={
             name: pinned(name) for name in ("torch", "matplotlib", "transformers")
         },
-        # head 1, GPT-2, chapter 3, 8 heads of width 64, publication years
-        definitions={"1", "2", "3", "8", "64", "2017", "2019", "2024"},
+        # GPT-2, chapter 3, 8 heads of width 64, publication years
+        definitions={"2", "3", "8", "64", "2017", "2019", "2024"},
     )

@@ -20,7 +20,7 @@ from snippets.multi_head_attention.ex01_loop_of_heads import (
     causal_mask,
 )
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import check_prose_numbers
+from tests.pages import DOCS, check_prose_numbers
 
 
 def test_causal_mask_hides_exactly_the_future():
@@ -155,7 +155,7 @@ def test_gpt2_projections_have_biases(tiny_gpt2_and_bert):
 def test_training_model_uses_biases():
     from snippets.training.ex03_model import Attention
 
-    model = Attention(n_heads=2, head_dim=2)
+    model = Attention(2, 2)  # two heads of width 2
     for layer in (model.W_query, model.W_key, model.W_value, model.W_o):
         assert layer.bias is not None
     assert torch.nn.Linear(3, 2).bias is not None  # nn.Linear's default
@@ -262,6 +262,14 @@ def test_value_bias_after_wo_is_an_output_bias():
         assert output_bias.abs().max() > 0.1  # and it is not nothing
 
 
+def test_bert_and_the_book_are_cited_where_they_are_used():
+    text = " ".join((DOCS / "multi-head-attention.md").read_text().split())
+    # BERT's unmasked self-attention is stated in §3's "Model Architecture"
+    # paragraph (its §3.1 is the masked language model)
+    assert 'Devlin et al. 2019, §3, "Model Architecture"' in text
+    assert "of [the book](index.md#sources)" in text  # Raschka's module
+
+
 def test_prose_numbers():
     check_prose_numbers(
         "multi-head-attention.md",
@@ -275,7 +283,7 @@ def test_prose_numbers():
             "0",
             "1",
             "2",
-            "3",
+            "3",  # also Devlin et al.'s section "BERT" (its "Model Architecture")
             "4",
             "6",
             "12",
@@ -283,6 +291,5 @@ def test_prose_numbers():
             "768",
             "2017",
             "2019",  # Devlin et al., BERT (NAACL 2019)
-            "3.1",  # its section on the masked language model
         },
     )

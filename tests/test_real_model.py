@@ -211,6 +211,8 @@ def test_trained_heads_differ_and_untrained_heads_do_not():
     t, r = trained.mean(0), random_init.mean(0)  # per layer
     assert (r < ALIKE_BITS).all()
     assert (t > 10 * r).all() and (t > 0.1).all()
+    # "in every layer, two heads differ on average by 0.15 bits or more"
+    assert t.min() >= float(f"{t.min():.2f}")
 
 
 def test_trained_layers_differ_about_as_much_as_the_toy_heads_or_more():
@@ -225,6 +227,45 @@ def test_bert_init_is_normal_with_std_0_02():
     weight = untrained.encoder.layer[0].attention.self.query.weight
     assert abs(weight.mean()) < 1e-3
     assert abs(weight.std() - config.initializer_range) < 1e-3
+
+
+GPT2_SMALL_WIDTH, GPT2_INIT_STD = 768, 0.02  # GPT-2 small: n_embd, initializer_range
+
+
+def score_spread(att, x, heads):
+    """Standard deviation of the scaled scores q . k / sqrt(e) of `att`'s query
+    and key projections on x (tokens, d_model), split into `heads` heads."""
+    e = x.shape[-1] // heads
+    with torch.no_grad():
+        q = att.query(x).view(-1, heads, e).transpose(0, 1)  # (heads, t, e)
+        k = att.key(x).view(-1, heads, e).transpose(0, 1)
+        return (q @ k.transpose(-2, -1) / e**0.5).std().item()
+
+
+def test_untrained_scores_spread_d_model_sigma_squared_whatever_the_head_width():
+    """For inputs with mean 0 and variance 1 per number, a scaled score has
+    standard deviation d_model * sigma**2 at initialisation: about 0.15 here."""
+    predicted = config.hidden_size * config.initializer_range**2
+    assert f"{predicted:.2f}" == "0.15"
+    att = untrained.encoder.layer[0].attention.self
+    assert (att.query.bias == 0).all() and (att.key.bias == 0).all()
+    torch.manual_seed(0)
+    x = torch.randn(512, config.hidden_size)  # mean 0, variance 1 per number
+    for heads in [12, 6, 3]:  # head widths 32, 64, 128: the same spread
+        assert score_spread(att, x, heads) == pytest.approx(predicted, rel=0.05)
+    # and on the page's sentences, what LayerNorm hands each untrained layer
+    for n, block in enumerate(untrained.encoder.layer):
+        for s in sentences[:4]:
+            batch = tokenizer(s, return_tensors="pt")
+            with torch.no_grad():
+                hidden = untrained(**batch, output_hidden_states=True)
+            x = hidden.hidden_states[n][0]  # (t, d_model), LayerNorm's output
+            assert x.mean(-1).abs().max() < 1e-4 and x.var(-1).mean() > 0.99
+            spread = score_spread(block.attention.self, x, config.num_attention_heads)
+            assert spread == pytest.approx(predicted, rel=0.35)
+    # half of GPT-2 small's: its width is twice this model's, at the same sigma
+    gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
+    assert gpt2 == pytest.approx(2 * predicted) and f"{gpt2:.2f}" == "0.31"
 
 
 def test_untrained_weights_stay_between_half_and_twice_uniform():
@@ -264,6 +305,14 @@ def test_page_credits_the_model_and_cites_its_sources():
     ]:
         assert needed in text
     flat = " ".join(text.split())
+    for needed in [
+        "Xiao et al. (2024)",  # the name "attention sink"
+        "Efficient Streaming Language Models with Attention Sinks",
+        "Elhage et al. 2021",  # induction heads
+        "Olsson et al. 2022",
+        "In-context Learning and Induction Heads",
+    ]:
+        assert needed in flat, needed
     assert sentences[7].lower().rstrip(".") in flat.lower()  # the heatmaps' sentence
     assert sentence == SWAP.format("tired")  # the one-token sentence, in the alt text
     assert sentence.rstrip(".") in flat
@@ -274,6 +323,7 @@ def test_prose_numbers():
     t = trained.mean(0)
     cls_, sep = on_cls.mean(-1), on_sep.mean(-1)
     w = rows.max(-1).values  # each head's largest weight for "it"
+    spread = config.hidden_size * config.initializer_range**2  # d_model sigma^2
     check_prose_numbers(
         PAGE,
         computed={
@@ -294,10 +344,29 @@ def test_prose_numbers():
             "largest trained layer divergence": f"{t.max():.2f}",
             "random init bound": f"{ALIKE_BITS}",
             "init std": f"{config.initializer_range}",
+            "model width": f"{config.hidden_size}",
+            "untrained score spread": f"{spread:.2f}",
+            "GPT-2 small's score spread": f"{GPT2_SMALL_WIDTH * GPT2_INIT_STD**2:.2f}",
             "previous head layer": f"{best['previous token'][0]}",
             "previous head": f"{best['previous token'][1]}",
         },
         # JS divergence from 0 to 1 bit, "from layer 1 on"; hand-set head 2 of the
         # toy; years; Clark et al.'s sections; SHA-256; Apache-2.0
-        definitions={"0", "1", "2", "2018", "2019", "2020", "3.1", "3.2", "256", "2.0"},
+        # GPT-2 small's width; the years of Elhage et al., Olsson et al., Xiao et al.
+        definitions={
+            "0",
+            "1",
+            "2",
+            "2018",
+            "2019",
+            "2020",
+            "3.1",
+            "3.2",
+            "256",
+            "2.0",
+            "768",
+            "2021",
+            "2022",
+            "2024",
+        },  # fmt: skip
     )

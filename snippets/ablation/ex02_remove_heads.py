@@ -49,7 +49,10 @@ with torch.no_grad():
     with heads_removed({toy.W_o: [0]}, toy.d_head):
         without_1 = toy(x)[0]
     after = toy(x)[0]
-print("output changed without head 1:", not torch.equal(before, without_1))
+print(
+    "output changed without the first head:",
+    not torch.equal(before, without_1),  # [0]: the first head
+)
 print("hooks left on W_o:", len(toy.W_o._forward_pre_hooks))
 print("output after the with-block as before:", torch.equal(before, after))
 # --8<-- [end:try]

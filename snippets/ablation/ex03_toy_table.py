@@ -27,10 +27,9 @@ def lookup_accuracy(model, removed=()):
 def ablation_table(model):
     """Rows: nothing removed, then each head removed; columns: lookups."""
     rows = {"nothing removed": lookup_accuracy(model)}
-    for head, role in enumerate(roles(model)):
-        rows[f"without head {head + 1}, the {role} head"] = lookup_accuracy(
-            model, [head]
-        )
+    for head, role in enumerate(roles(model)):  # head 0 is the first head
+        name = f"without the {['first', 'second'][head]} head ({role})"
+        rows[name] = lookup_accuracy(model, [head])
     return rows
 
 
