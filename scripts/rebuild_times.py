@@ -14,8 +14,9 @@ rebuild after each of these one-line edits:
 
     .venv/bin/python scripts/rebuild_times.py [--repeat N]
 
-Like `make serve`, it runs without htmlproofer (HEADS_CHECK_HTML=false; set it to
-true to time a rebuild with it). The copy links .cache/ (the saved training runs), so the first build does not
+Like `make serve`, it runs without htmlproofer (HEADS_CHECK_HTML=false; set it
+to true to time a rebuild with it). The copy links .cache/ (the saved training
+runs), so the first build does not
 train while the training code is unchanged. A measurement, not a test: the times
 depend on the machine and on what else it is running.
 """
