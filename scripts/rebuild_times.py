@@ -28,7 +28,6 @@ import contextlib
 import io
 import logging
 import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -36,7 +35,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ["mkdocs.yml", "docs", "snippets", "overrides", "hooks"]
+sys.path.insert(0, str(ROOT))
+
+from tests.pages import copy_sources  # noqa: E402
 
 EDITS = [
     ("a page (docs/cost.md)", "docs/cost.md", "\nOne more sentence.\n"),
@@ -51,20 +52,6 @@ EDITS = [
 ]
 
 
-def copy_site(into: Path) -> Path:
-    into.mkdir(parents=True)
-    for name in SOURCES:
-        source = ROOT / name
-        if source.is_dir():
-            ignore = shutil.ignore_patterns("__pycache__")
-            shutil.copytree(source, into / name, ignore=ignore)
-        else:
-            shutil.copy(source, into / name)
-    (ROOT / ".cache").mkdir(exist_ok=True)
-    (into / ".cache").symlink_to(ROOT / ".cache")
-    return into
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=1, help="edits per kind")
@@ -77,7 +64,7 @@ def main() -> None:
     from mkdocs.config import load_config
 
     with tempfile.TemporaryDirectory(prefix="heads-rebuild-") as folder:
-        root = copy_site(Path(folder) / "src")
+        root = copy_sources(Path(folder) / "src")
         site = Path(folder) / "site"
         os.chdir(root)
 

@@ -90,20 +90,18 @@ def code_blocks(page: ExpandedPage) -> list[CodeBlock]:
 SITE_SOURCES = ["mkdocs.yml", "docs", "snippets", "overrides", "hooks"]
 
 
-def copy_sources(root: Path) -> Path:
-    """A copy of everything `mkdocs build` reads, to plant faults in.
+def copy_sources(root: Path, names: list[str] = SITE_SOURCES) -> Path:
+    """A copy of what `mkdocs build` reads (or of `names`), to plant faults in.
 
-    The saved training runs (.cache/training, keyed on the code, which the copy
-    shares) are linked, not copied: a copy's build draws the training figures
-    without training again.
+    The saved training runs and figures (.cache/, keyed on the code, which the copy
+    shares) are linked, not copied: a copy's build does not train or draw again.
     """
     root.mkdir(parents=True, exist_ok=True)
-    for name in SITE_SOURCES:
+    for name in names:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(
-                source, root / name, ignore=shutil.ignore_patterns("__pycache__")
-            )
+            ignore = shutil.ignore_patterns("__pycache__", ".ruff_cache")
+            shutil.copytree(source, root / name, ignore=ignore)
         elif source.exists():
             shutil.copy(source, root / name)
     (ROOT / ".cache").mkdir(exist_ok=True)

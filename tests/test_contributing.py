@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pages import ROOT
+from tests.pages import ROOT, copy_sources
 
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file)
@@ -164,14 +164,7 @@ COPY = [
 @pytest.fixture(scope="module")
 def scaffolded(tmp_path_factory):
     """A copy of the repository with a page made by `make new-page`."""
-    root = tmp_path_factory.mktemp("repo")
-    for name in COPY:
-        source = ROOT / name
-        if source.is_dir():
-            ignore = shutil.ignore_patterns("__pycache__")
-            shutil.copytree(source, root / name, ignore=ignore)
-        else:
-            shutil.copy(source, root / name)
+    root = copy_sources(tmp_path_factory.mktemp("repo"), COPY)
     result = make(
         root, "new-page", "NAME=demo-page", "TITLE=Demo page: 7 heads", "AFTER=cost.md"
     )

@@ -4,14 +4,13 @@ on thread count; an unregistered prose number is named with its line; every page
 in the nav and on the index, and a page that is not is named with the file to edit."""
 
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
 from tests import pages
-from tests.pages import DOCS, ROOT, check_listed, check_prose_numbers
+from tests.pages import DOCS, check_listed, check_prose_numbers, copy_sources
 
 COPY = [
     "pyproject.toml",
@@ -37,15 +36,7 @@ def run_pytest(cwd, *args, **env):
 
 @pytest.fixture
 def copy_of_repo(tmp_path):
-    for name in COPY:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(
-                source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__")
-            )
-        else:
-            shutil.copy(source, tmp_path / name)
-    return tmp_path
+    return copy_sources(tmp_path, COPY)
 
 
 def test_a_changed_digit_fails_with_a_diff_then_update_outputs_repairs_it(copy_of_repo):
