@@ -8,12 +8,13 @@ its default. Goal, on every page: accessibility, best practices and SEO 100,
 performance at least 95.
 
     .venv/bin/python scripts/audit.py [--desktop] [--check] [--keep DIR]
-                                      [--runs N] [--page PATH ...]
+                                      [--runs N] [--page PATH ...] [--site DIR]
 
 --check exits 1 when a page misses the goal; --keep saves Lighthouse's JSON reports;
 --runs N audits each page N times and shows the run with the median performance
 (Lighthouse's own advice: one run on a busy machine is noisy); --page audits only
-the pages given ("" is the start page, "one-head/" another).
+the pages given ("" is the start page, "one-head/" another); --site audits a site
+already built there (to try a change to the HTML or CSS by hand) instead of building.
 """
 
 from __future__ import annotations
@@ -130,6 +131,7 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="save the JSON reports here")
     parser.add_argument("--runs", type=int, default=1, help="runs per page (median)")
     parser.add_argument("--page", action="append", help="only this page (repeatable)")
+    parser.add_argument("--site", type=Path, help="audit this built site, unbuilt")
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
         sys.exit(f"{LIGHTHOUSE} is missing: run `npm ci` (make does it)")
@@ -138,7 +140,7 @@ def main() -> int:
     except NoChromium as error:
         sys.exit(str(error))
 
-    site = built_site()
+    site = args.site or built_site()
     base = serve(site)
     profile = "desktop" if args.desktop else "mobile"
     runs = f", median of {args.runs} runs" if args.runs > 1 else ""
@@ -148,7 +150,7 @@ def main() -> int:
     print(header)
     print("-" * len(header))
     below = []
-    for path in site_pages() if args.page is None else args.page:
+    for path in site_pages(site) if args.page is None else args.page:
         reports = [lighthouse(base + path, args.desktop) for _ in range(args.runs)]
         scores = [r["categories"]["performance"]["score"] for r in reports]
         report = reports[scores.index(statistics.median_low(scores))]

@@ -1,6 +1,8 @@
 """The strict build passes, shows the article's numbers, and fails loudly on faults."""
 
+import base64
 import gzip
+import io
 import json
 import os
 import re
@@ -11,8 +13,17 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from fontTools.ttLib import TTFont
 
-from hooks.katex import KATEX_JS, InvalidMath, Katex, KatexFonts, typeset
+from hooks.katex import (
+    KATEX_CSS,
+    KATEX_JS,
+    FontSubsets,
+    InvalidMath,
+    Katex,
+    typeset,
+    typeset_formulas,
+)
 from tests.browser.browser_kit import built_site as shared_build
 from tests.pages import ROOT, copy_sources
 
@@ -157,6 +168,52 @@ def test_typeset_keeps_the_tex_and_its_escapes(katex):
     assert "\\(" not in out and "\\[" not in out
 
 
+INLINE_FACE = re.compile(
+    r"@font-face\{font-family:(\w+);font-style:(\w+);font-weight:(\d+);"
+    r"src:url\(data:font/woff2;base64,([^)]+)\) format\(\"woff2\"\);"
+    r"unicode-range:([^}]+)\}"
+)
+
+
+def inline_faces(page_html: str) -> set[tuple[str, str, str]]:
+    return {(f, w, s) for f, s, w, _, _ in INLINE_FACE.findall(page_html)}
+
+
+def test_each_inline_font_has_the_characters_math_draws_in_it(katex, built_site):
+    """FontSubsets: one face per font the math uses, holding exactly the characters
+    drawn in it that the font has (its unicode-range says which), with their
+    shapes; the site serves no other KaTeX face."""
+    formula = '<div class="arithmatex">\\[\\sqrt{d_k} = \\mathbf{W}_q\\]</div>'
+    _, rendered = typeset_formulas(formula, katex)
+    subsets = FontSubsets(ROOT / "docs" / KATEX_CSS)
+    css = subsets.css("".join(rendered))
+    faces = INLINE_FACE.findall(css)
+    assert {(f, s, w) for f, s, w, _, _ in faces} == {
+        ("KaTeX_Main", "normal", "400"),  # the root sign's bar, "="
+        ("KaTeX_Main", "normal", "700"),  # bold W
+        ("KaTeX_Math", "italic", "400"),  # d, k, q
+    } | {(f, s, w) for f, s, w, _, _ in faces if f.startswith("KaTeX_Size")}
+    drawn = subsets.fonts.characters("".join(rendered))
+    for family, style, weight, data, ranges in faces:
+        chars = {chr(int(r.removeprefix("U+"), 16)) for r in ranges.split(",")}
+        url = subsets.fonts.faces[family, weight, style]
+        # all it draws there, but what the font itself lacks (a zero-width space)
+        assert chars == drawn[url] & subsets.characters_of(url), family
+        font = TTFont(io.BytesIO(base64.b64decode(data)))
+        assert {ord(c) for c in chars if c.strip()} <= set(font.getBestCmap()), family
+        assert font.flavor == "woff2"
+    math = {c for url, cs in drawn.items() if "Math-Italic" in url for c in cs}
+    assert {"d", "k", "q"} <= math
+    assert "\u200b" in drawn["fonts/KaTeX_Main-Regular.woff2"]  # KaTeX's own
+    assert "\u200b" not in subsets.characters_of("fonts/KaTeX_Main-Regular.woff2")
+    # the site as built: KaTeX's stylesheet with no @font-face, and no font file
+    assert "@font-face" not in (built_site / KATEX_CSS).read_text(encoding="utf-8")
+    assert not list(built_site.glob("**/*.woff2"))
+    # a character the subset leaves out has no shape in it
+    font = TTFont(io.BytesIO(subsets.subset("fonts/KaTeX_Math-Italic.woff2", "dk")))
+    assert ord("d") in font.getBestCmap() and ord("q") not in font.getBestCmap()
+
+
 def test_invalid_tex_is_an_error_not_red_text(katex):
     with pytest.raises(InvalidMath, match=r"\\frac\{a"):
         typeset('<span class="arithmatex">\\(\\frac{a\\)</span>', katex)
@@ -180,10 +237,9 @@ def transfer_size(path: Path) -> int:
 
 
 def page_assets(site: Path, page: str) -> set[Path]:
-    """The files the page loads: its HTML, stylesheets, scripts, images and icon;
-    Material's search worker and index (fetched on every page); the KaTeX fonts its
-    math is drawn in (tests/browser/test_pages.py checks these are the fonts
-    Chromium fetches)."""
+    """The files the page loads: its HTML (with its math's fonts inline: the browser
+    suite checks that no KaTeX font is fetched), stylesheets, scripts, images and
+    icon; Material's search worker and index (fetched on every page)."""
     folder = site / page
     html = (folder / "index.html").read_text(encoding="utf-8")
     urls = [u for pattern in REFERENCES for u in re.findall(pattern, html)]
@@ -195,10 +251,6 @@ def page_assets(site: Path, page: str) -> set[Path]:
             continue
         assert "//" not in url, f"{page}: {url} is on another host"
         assets.add((folder / url.split("#")[0]).resolve())
-    katex_css = next((a for a in assets if a.name == "katex.min.css"), None)
-    if katex_css is not None:
-        fonts = KatexFonts(katex_css.read_text(encoding="utf-8")).used(html)
-        assets |= {(katex_css.parent / font).resolve() for font in fonts}
     return assets
 
 
@@ -225,9 +277,9 @@ def test_every_page_stays_within_its_weight_budget(built_site):
 
 
 def test_the_weight_counts_what_a_math_page_loads(built_site):
-    """The budget's reckoning, checked on one page: HTML, Material's CSS and JS,
-    the search worker and index, KaTeX's CSS and exactly the fonts its math uses,
-    the figure; nothing from KaTeX's JavaScript."""
+    """The budget's reckoning, checked on one page: HTML (with the fonts its math
+    uses, inline), Material's CSS and JS, the search worker and index, KaTeX's CSS,
+    the figure; no KaTeX font file and nothing from KaTeX's JavaScript."""
     names = {Path(a).name for a in page_weights(built_site)["one-head"]}
     assert {
         "index.html",
@@ -237,10 +289,12 @@ def test_the_weight_counts_what_a_math_page_loads(built_site):
         "one-head-heatmap.svg",
         "favicon.png",
     } <= names
-    assert {n for n in names if n.startswith("KaTeX_")} == {
-        "KaTeX_Main-Regular.woff2",
-        "KaTeX_Math-Italic.woff2",
-        "KaTeX_Size1-Regular.woff2",
+    assert {n for n in names if n.startswith("KaTeX_")} == set()
+    html = (built_site / "one-head" / "index.html").read_text(encoding="utf-8")
+    assert inline_faces(html) == {
+        ("KaTeX_Main", "400", "normal"),
+        ("KaTeX_Math", "400", "italic"),
+        ("KaTeX_Size1", "400", "normal"),
     }
     assert any(n.startswith("bundle.") for n in names)
     assert any(n.startswith("search.") and n.endswith(".js") for n in names)

@@ -199,9 +199,9 @@ def _built_site() -> Path:
     return out
 
 
-def site_pages() -> list[str]:
+def site_pages(site: Path | None = None) -> list[str]:
     """Every page of the built site, as paths relative to the site root ("", "x/")."""
-    sitemap = ET.parse(built_site() / "sitemap.xml")
+    sitemap = ET.parse((site or built_site()) / "sitemap.xml")
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     prefix = site_prefix()
     pages = []

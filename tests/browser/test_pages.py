@@ -1,6 +1,6 @@
 """Every page of the built site, in Chromium: it loads cleanly, offline and
-privately, its math (typeset at build time) and images render, it fetches only the
-KaTeX fonts its math is drawn in, axe finds nothing in either scheme (switched with
+privately, its math (typeset at build time) and images render in their own fonts
+(inline, fetching no KaTeX font), axe finds nothing in either scheme (switched with
 the palette toggle), and its copy button copies the code."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import functools
 
 import pytest
 
-from hooks.katex import KATEX_CSS, KatexFonts
+from hooks.katex import KATEX_CSS, FontSubsets, KatexFonts
 from tests.browser.browser_kit import (
     ARTIFACTS,
     ROOT,
@@ -39,9 +39,58 @@ UNSEEN_MATH = """() => [...document.querySelectorAll(".arithmatex .katex-html")]
     .map((m) => m.closest(".arithmatex").textContent.slice(0, 40))"""
 
 
+# The KaTeX faces the page has loaded: (family, weight, style).
+LOADED_KATEX_FACES = """() => [...document.fonts]
+    .filter((f) => f.family.startsWith("KaTeX_") && f.status === "loaded")
+    .map((f) => [f.family, f.weight, f.style])"""
+
+
 @functools.cache
 def katex_fonts() -> KatexFonts:
     return KatexFonts((ROOT / "docs" / KATEX_CSS).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def katex_characters() -> frozenset[str]:
+    """Every character some KaTeX font has a shape for."""
+    subsets = FontSubsets(ROOT / "docs" / KATEX_CSS)
+    return frozenset().union(*map(subsets.characters_of, katex_fonts().faces.values()))
+
+
+def math_in_system_fonts(page) -> list[str]:
+    """The math text Chromium drew (partly) in a system font although a KaTeX font
+    has every one of its characters: a character the page's font subsets lack. It
+    asks Chromium which fonts drew each element's text, the page fully laid out."""
+    page.add_style_tag(content=".md-typeset > * { content-visibility: visible; }")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]
+    own_text = {}
+
+    def walk(node):
+        children = node.get("children", [])
+        own_text[node["nodeId"]] = "".join(
+            c.get("nodeValue", "") for c in children if c["nodeType"] == 3
+        )
+        for child in children:
+            walk(child)
+
+    walk(root)
+    found = cdp.send(
+        "DOM.querySelectorAll", {"nodeId": root["nodeId"], "selector": ".katex-html *"}
+    )
+    wrong = []
+    for node in found["nodeIds"]:
+        text = own_text.get(node, "").strip()
+        if not text or set(text) - katex_characters():
+            continue  # nothing drawn, or a character no KaTeX font has
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        if any(not font["isCustomFont"] for font in fonts):
+            wrong.append(text)
+    cdp.detach()
+    return wrong
 
 
 def check_math(page) -> None:
@@ -81,13 +130,24 @@ def test_page(page, problems, path, site_root):
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
     check_math(page)  # and in the dark one, where axe_both_schemes leaves the page
 
-    # Fonts: exactly the KaTeX fonts the page's math is drawn in (a browser fetches
-    # a font when text needs it; the screenshots have drawn the whole page).
+    # Fonts: the page's own subsets (inline) draw all its math: no KaTeX font is
+    # fetched (none is served), no math character is drawn in a system font, and
+    # each font the math is drawn in is loaded.
     page.evaluate("() => document.fonts.ready.then(() => true)")
     fetched = {u.split("/katex/")[-1] for u in problems.requested if "/katex/" in u}
     built = (built_site() / path / "index.html").read_text(encoding="utf-8")
-    css = {"katex.min.css"} if "katex.min.css" in built else set()
-    assert fetched == katex_fonts().used(built) | css
+    assert fetched == ({"katex.min.css"} if "katex.min.css" in built else set())
+    assert math_in_system_fonts(page) == []
+    loaded = page.evaluate(LOADED_KATEX_FACES)
+    # the faces of the fonts that have a shape for some character the math draws
+    fonts, subsets = katex_fonts(), FontSubsets(ROOT / "docs" / KATEX_CSS)
+    drawn = fonts.characters(built)
+    faces = {
+        face
+        for face, url in fonts.faces.items()
+        if drawn.get(url, set()) & subsets.characters_of(url)
+    }
+    assert {(f, w, s) for f, w, s in loaded} == faces
 
     # On a page with code: the copy button copies the code, and exactly the text
     # that tests/test_reader.py runs as the reader's copy of that block.
