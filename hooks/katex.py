@@ -376,6 +376,9 @@ def _subsets(katex_css: Path, cache: Path) -> FontSubsets:
 def on_files(files, config):
     """KaTeX's stylesheet without its @font-face rules (the pages carry their fonts)."""
     css = (Path(config["docs_dir"]) / KATEX_CSS).read_text(encoding="utf-8")
+    vendored = files.get_file_from_path(KATEX_CSS)  # excluded (mkdocs.yml), listed
+    if vendored is not None:
+        files.remove(vendored)
     files.append(
         File.generated(
             config,
