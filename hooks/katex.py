@@ -300,6 +300,7 @@ class FontSubsets:
         self.face_of = {url: face for face, url in self.fonts.faces.items()}
         self.cache = cache
 
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (a rebuild: most pages unchanged)
     def css(self, math_html: str) -> str:
         rules = []
         for url, drawn in sorted(self.fonts.characters(math_html).items()):
