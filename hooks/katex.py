@@ -122,11 +122,11 @@ def typeset_formulas(output: str, katex: Katex) -> tuple[str, list[str]]:
 
 
 # -- Which KaTeX fonts a page needs ---------------------------------------------------
-# A browser fetches a web font only when some text is drawn in it. Which fonts a
-# page's math is drawn in follows from katex.min.css (its font rules and its
-# @font-face list) and the classes in KaTeX's markup: `KatexFonts.used` works that
-# out without a browser, so that a test can count those fonts in a page's weight.
-# The browser suite checks it against what Chromium actually fetches.
+# Which font each piece of a page's math is drawn in follows from katex.min.css (its
+# font rules and its @font-face list) and the classes in KaTeX's markup:
+# `KatexFonts.characters` works that out without a browser, so that the build can
+# cut each font down to the characters drawn in it (FontSubsets, below). The
+# browser suite checks it against the fonts Chromium draws the math in.
 
 _RULE = re.compile(r"([^{}@]+)\{([^{}]*)\}")
 _FACE = re.compile(r"@font-face\{([^}]*)\}")
@@ -271,7 +271,7 @@ class _FontWalker(HTMLParser):
 # -- Each page's fonts, cut down to the characters it draws ------------------------
 # A page's math draws a few dozen characters from two to five of KaTeX's fonts; the
 # whole fonts are 30 to 50 KB a page, fetched only after the first layout (a chain
-# of three requests). Cut to those characters, they are 3 to 17 KB a page, written
+# of three requests). Cut to those characters, they are 1 to 8 KB a page, written
 # into the page itself: no request, and the math is drawn at once in its own font.
 # The site serves neither the whole fonts nor katex.min.css's @font-face rules
 # (on_files), so a page's subsets are the only KaTeX faces it has. A character a
