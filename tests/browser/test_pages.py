@@ -60,9 +60,18 @@ def katex_characters() -> frozenset[str]:
 def math_in_system_fonts(page) -> list[str]:
     """The math text Chromium drew (partly) in a system font although a KaTeX font
     has every one of its characters: a character the page's font subsets lack. It
-    asks Chromium which fonts drew each element's text, the page fully laid out."""
-    page.add_style_tag(content=".md-typeset > * { content-visibility: visible; }")
-    page.evaluate("() => document.fonts.ready.then(() => true)")
+    asks Chromium which fonts drew each element's text, with all of the page drawn
+    (it leaves the page so)."""
+    # everything drawn: off-screen blocks, collapsed solutions and every tab
+    page.add_style_tag(
+        content=".md-typeset > * { content-visibility: visible !important; }"
+        ".md-typeset .tabbed-block { display: block !important; }"
+    )
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = 1)")
+    page.evaluate(
+        """() => new Promise((done) => requestAnimationFrame(() =>
+            document.fonts.ready.then(() => done(document.body.offsetHeight))))"""
+    )
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
@@ -81,15 +90,18 @@ def math_in_system_fonts(page) -> list[str]:
     found = cdp.send(
         "DOM.querySelectorAll", {"nodeId": root["nodeId"], "selector": ".katex-html *"}
     )
-    wrong = []
+    wrong, asked, answered = [], 0, 0
     for node in found["nodeIds"]:
         text = own_text.get(node, "").strip()
         if not text or set(text) - katex_characters():
             continue  # nothing drawn, or a character no KaTeX font has
         fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        asked, answered = asked + 1, answered + bool(fonts)
         if any(not font["isCustomFont"] for font in fonts):
             wrong.append(text)
     cdp.detach()
+    # every element asked about was drawn (an unlaid-out one names no font)
+    assert answered == asked, f"Chromium named fonts for {answered} of {asked}"
     return wrong
 
 
