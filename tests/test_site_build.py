@@ -22,7 +22,6 @@ from hooks.katex import (
     InvalidMath,
     Katex,
     typeset,
-    typeset_formulas,
 )
 from tests.browser.browser_kit import built_site as shared_build
 from tests.pages import ROOT, copy_sources
@@ -158,8 +157,8 @@ def katex():
 def test_typeset_keeps_the_tex_and_its_escapes(katex):
     page = '<p>If <span class="arithmatex">\\(a &lt; b\\)</span> then</p>'
     page += '<div class="arithmatex">\\[\n\\sqrt{d_k}\n\\]</div>'
-    out, count = typeset(page, katex)
-    assert count == 2
+    out, rendered = typeset(page, katex)
+    assert len(rendered) == 2
     assert '<span class="arithmatex"><span class="katex">' in out
     assert '<div class="arithmatex"><span class="katex-display">' in out
     # KaTeX keeps the source in the MathML annotation (escaped again)
@@ -184,7 +183,7 @@ def test_each_inline_font_has_the_characters_math_draws_in_it(katex, built_site)
     drawn in it that the font has (its unicode-range says which), with their
     shapes; the site serves no other KaTeX face."""
     formula = '<div class="arithmatex">\\[\\sqrt{d_k} = \\mathbf{W}_q\\]</div>'
-    _, rendered = typeset_formulas(formula, katex)
+    _, rendered = typeset(formula, katex)
     subsets = FontSubsets(ROOT / "docs" / KATEX_CSS)
     css = subsets.css("".join(rendered))
     faces = INLINE_FACE.findall(css)

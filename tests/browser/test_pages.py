@@ -9,7 +9,7 @@ import functools
 
 import pytest
 
-from hooks.katex import KATEX_CSS, FontSubsets, KatexFonts
+from hooks.katex import KATEX_CSS, FontSubsets
 from tests.browser.browser_kit import (
     ARTIFACTS,
     ROOT,
@@ -46,15 +46,15 @@ LOADED_KATEX_FACES = """() => [...document.fonts]
 
 
 @functools.cache
-def katex_fonts() -> KatexFonts:
-    return KatexFonts((ROOT / "docs" / KATEX_CSS).read_text(encoding="utf-8"))
+def font_subsets() -> FontSubsets:
+    return FontSubsets(ROOT / "docs" / KATEX_CSS)
 
 
 @functools.cache
 def katex_characters() -> frozenset[str]:
     """Every character some KaTeX font has a shape for."""
-    subsets = FontSubsets(ROOT / "docs" / KATEX_CSS)
-    return frozenset().union(*map(subsets.characters_of, katex_fonts().faces.values()))
+    subsets = font_subsets()
+    return frozenset().union(*map(subsets.characters_of, subsets.fonts.faces.values()))
 
 
 def math_in_system_fonts(page) -> list[str]:
@@ -152,7 +152,8 @@ def test_page(page, problems, path, site_root):
     assert math_in_system_fonts(page) == []
     loaded = page.evaluate(LOADED_KATEX_FACES)
     # the faces of the fonts that have a shape for some character the math draws
-    fonts, subsets = katex_fonts(), FontSubsets(ROOT / "docs" / KATEX_CSS)
+    subsets = font_subsets()
+    fonts = subsets.fonts
     drawn = fonts.characters(built)
     faces = {
         face
