@@ -53,8 +53,10 @@ serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
 chromium: $(STAMP)
 	@$(BIN)/python scripts/find_chromium.py >/dev/null
 
+# Over every core (pytest-xdist), a file at a time: the order is in tests/conftest.py.
 test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build, browser, lint
-	$(BIN)/python -m pytest --cov --cov-report=term-missing:skip-covered
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder \
+	  --cov --cov-report=term-missing:skip-covered
 
 build: $(STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict

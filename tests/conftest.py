@@ -1,10 +1,80 @@
-"""Session-wide: start the slow reader runs early (tests/test_reader.py)."""
+"""Session-wide: the slow reader runs started early (tests/test_reader.py), and
+how `make test` spreads the suite over the cores with pytest-xdist.
 
-# The slowest pages first, so that the two background kernels finish together.
-SLOWEST = ["training.md", "ablation.md", "real-model.md", "random-heads.md"]
+Under xdist each worker collects every test; `--dist loadfile` then hands out
+whole files (a page's blocks share one namespace), in the order set here. The
+site is built once, into a folder the workers share (tests/browser/browser_kit.py,
+SHARED_SITE).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+# Under xdist, these files in this order first: the reader runs start in the
+# background with the first (they run a kernel per page, two at a time), and the
+# slowest files follow, so that no worker is left with a long one at the end.
+FIRST = [
+    "tests/test_reader.py",
+    "docs/ablation.md",
+    "docs/training.md",
+    "tests/browser",
+    "tests/test_page_checks.py",
+    "tests/test_contributing.py",
+    "tests/test_snippets.py",
+]
+
+
+def is_worker(config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+# -- the controller (make test): one build folder for every worker -----------------
+
+_SHARED: list[Path] = []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    if not _SHARED:
+        _SHARED.append(Path(tempfile.mkdtemp(prefix="heads-site-")))
+    node.workerinput["heads_site"] = str(_SHARED[0])
+
+
+def pytest_unconfigure(config):
+    for folder in _SHARED:
+        shutil.rmtree(folder, ignore_errors=True)
+        Path(f"{folder}.lock").unlink(missing_ok=True)
+
+
+# -- a worker, or a run without xdist ------------------------------------------
+
+
+def pytest_configure(config):
+    if is_worker(config):
+        from tests.browser import browser_kit
+
+        browser_kit.SHARED_SITE = Path(config.workerinput["heads_site"])
+
+
+def first(item) -> int:
+    path = item.path.relative_to(item.config.rootpath).as_posix()
+    path = "tests/browser" if path.startswith("tests/browser/") else path
+    return FIRST.index(path) if path in FIRST else len(FIRST)
+
+
+def pytest_collection_modifyitems(config, items):
+    if is_worker(config):
+        items.sort(key=first)  # stable: a page's blocks keep their order
 
 
 def pytest_collection_finish(session):
+    if is_worker(session.config):
+        return  # the reader runs start with their first test (tests/test_reader.py)
     pages = {
         item.callspec.params["page"]
         for item in session.items
@@ -14,5 +84,4 @@ def pytest_collection_finish(session):
     if pages:
         from tests import test_reader
 
-        order = sorted(pages, key=lambda p: SLOWEST.index(p) if p in SLOWEST else 99)
-        test_reader.start_runs(order)
+        test_reader.start_runs(sorted(pages))

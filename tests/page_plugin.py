@@ -265,6 +265,20 @@ def _rewrite(path: Path, outputs: dict[int, str]) -> None:
 def pytest_sessionfinish(session):
     for path, outputs in UPDATES.items():
         _rewrite(path, outputs)
+    if hasattr(session.config, "workeroutput"):  # a pytest-xdist worker: to the tally
+        session.config.workeroutput["heads_tally"] = dict(TALLY)
+
+
+# Each xdist worker collects every page (the counts made while collecting are the
+# same in each) and runs some of them.
+COLLECTED = ("pages", "skipped with a reason")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    tally = getattr(node, "workeroutput", {}).get("heads_tally", {})
+    for key, count in tally.items():
+        TALLY[key] = max(TALLY[key], count) if key in COLLECTED else TALLY[key] + count
 
 
 def pytest_terminal_summary(terminalreporter):

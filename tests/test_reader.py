@@ -159,18 +159,24 @@ def printed(cell) -> str:
 
 @pytest.fixture(scope="module")
 def site() -> Path:
+    start_runs(PAGES)  # under pytest-xdist: in the worker that runs these tests
     return built_site()
 
 
 # The runs take a while (every page's code, in its own kernel), so they start in the
-# background as soon as the tests are collected (tests/conftest.py), two at a time,
-# and overlap the tests that run in this process; each test waits for its page.
+# background as soon as the tests are collected (tests/conftest.py) or, under
+# pytest-xdist, when the first of these tests starts (it runs first, see there),
+# two at a time, and overlap the tests that run in this process; each test waits
+# for its page.
 _RUNS: dict[str, Future] = {}
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
+# The slowest pages first, so that the two background kernels finish together.
+SLOWEST = ["training.md", "ablation.md", "real-model.md", "random-heads.md"]
 
 
 def start_runs(pages: list[str]) -> None:
-    for page in pages:
+    order = sorted(pages, key=lambda p: SLOWEST.index(p) if p in SLOWEST else 99)
+    for page in order:
         if page not in _RUNS:
             _RUNS[page] = _POOL.submit(run_page, page)
 

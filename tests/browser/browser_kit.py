@@ -174,6 +174,11 @@ def site_prefix() -> str:
 
 
 _BUILD_LOCK = threading.Lock()  # the reader test's background runs build it too
+# Under pytest-xdist (make test), tests/conftest.py sets this in each worker: the
+# folder the first worker to need the site builds it into, under a file lock, and
+# the others wait for and share. Else each process builds into a folder of its own.
+SHARED_SITE: Path | None = None
+BUILT = ".heads-build-succeeded"  # written last: a failed build leaves no site
 
 
 def built_site() -> Path:
@@ -184,8 +189,19 @@ def built_site() -> Path:
 
 @functools.cache
 def _built_site() -> Path:
-    out = Path(tempfile.mkdtemp(prefix="heads-site-"))
-    atexit.register(shutil.rmtree, out, ignore_errors=True)
+    if SHARED_SITE is None:
+        out = Path(tempfile.mkdtemp(prefix="heads-site-"))
+        atexit.register(shutil.rmtree, out, ignore_errors=True)
+        return _build(out)
+    from filelock import FileLock
+
+    with FileLock(f"{SHARED_SITE}.lock"):
+        if (SHARED_SITE / BUILT).exists():
+            return SHARED_SITE
+        return _build(SHARED_SITE)
+
+
+def _build(out: Path) -> Path:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
@@ -196,6 +212,7 @@ def _built_site() -> Path:
     )
     if result.returncode != 0:
         raise RuntimeError(f"mkdocs build --strict failed:\n{result.stderr}")
+    (out / BUILT).touch()
     return out
 
 
@@ -211,6 +228,14 @@ def site_pages(site: Path | None = None) -> list[str]:
         pages.append(path.removeprefix(prefix))
     assert pages, "the sitemap lists no page"
     return pages
+
+
+def docs_pages() -> list[str]:
+    """The pages in docs/, as site_pages names them: known without a build, so that
+    collecting the tests does not wait for one (a test checks the two agree)."""
+    docs = ROOT / "docs"
+    names = [p.relative_to(docs).with_suffix("").as_posix() for p in docs.rglob("*.md")]
+    return sorted("" if n == "index" else n.removesuffix("/index") + "/" for n in names)
 
 
 def page_id(path: str) -> str:

@@ -16,6 +16,7 @@ from tests.browser.browser_kit import (
     axe_both_schemes,
     built_site,
     check_copy_button,
+    docs_pages,
     page_id,
     site_pages,
     site_url,
@@ -115,7 +116,11 @@ def check_math(page) -> None:
     assert page.evaluate(UNSEEN_MATH) == []
 
 
-@pytest.mark.parametrize("path", site_pages(), ids=page_id)
+def test_the_pages_tested_are_the_pages_built():
+    assert sorted(site_pages()) == docs_pages()
+
+
+@pytest.mark.parametrize("path", docs_pages(), ids=page_id)
 def test_page(page, problems, path, site_root):
     page.goto(path)  # "load"; requests after it are caught by the final check
     assert page.locator("h1").count() >= 1
