@@ -8,10 +8,12 @@ mapped back to the line of the page it came from, so failures name the page's li
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import io
 import re
 import shutil
+import types
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -23,6 +25,30 @@ from pytest_codeblocks import CodeBlock, extract_from_buffer
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SNIPPETS = ROOT / "snippets"
+
+
+class lazy:  # used like a module
+    """The module `name`, imported when one of its names is first used, not now.
+
+    A snippet module computes when imported (it is a page's script). A test file
+    that imports snippets this way costs nothing to collect: under pytest-xdist
+    every worker collects every file, and only the worker that runs it pays.
+    (Not importlib's LazyLoader: collecting looks at every name in a test file,
+    which would import it then, and an error there leaves a half-run module.)"""
+
+    __test__ = False  # pytest: no tests in here
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def load(self) -> types.ModuleType:
+        return importlib.import_module(self.name)
+
+    def __getattr__(self, attribute: str):
+        if attribute.startswith("_"):  # pytest's questions while collecting
+            raise AttributeError(attribute)
+        return getattr(self.load(), attribute)
+
 
 PYTHON = {"python", "py"}
 SHELL = {"bash", "sh", "shell", "console"}

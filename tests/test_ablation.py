@@ -14,36 +14,56 @@ import pytest
 import torch
 from transformers import AutoModel
 
-from snippets.ablation import ex01_two_heads as toys
-from snippets.ablation import ex04_every_seed as seeds
-from snippets.ablation import ex05_sentences as data
-from snippets.ablation import ex06_one_head_columns as columns
-from snippets.ablation import ex07_single_heads as singles
-from snippets.ablation import ex09_known_heads as ranking
-from snippets.ablation import ex10_pruning as pruning
-from snippets.ablation import ex12_held_out as held_out
-from snippets.ablation import ex13_claims as claims
-from snippets.ablation.ex02_remove_heads import heads_removed
-from snippets.ablation.ex03_toy_table import (
-    LOOKUPS,
-    ablation_table,
-    lookup_accuracy,
-    roles,
-)
-from snippets.ablation.ex08_heatmap import fig as heatmap_fig
-from snippets.ablation.ex11_pruning_curves import fig as curves_fig
 from snippets.real_model.ex01_weights import SHA256
-from snippets.real_model.ex04_find_heads import best, patterns, scores
 from snippets.training.ex05_train import accuracy
 from snippets.training.ex05_train import held_out as toy_held_out
-from snippets.training.ex07_run_seeds import outcomes
-from tests.pages import DOCS, PYTHON, check_prose_numbers, code_blocks, expand, language
+from tests.pages import (
+    DOCS,
+    PYTHON,
+    check_prose_numbers,
+    code_blocks,
+    expand,
+    language,
+    lazy,
+)
+
+# Run at first use (tests/pages.py, lazy): they train and run the real model.
+toys = lazy("snippets.ablation.ex01_two_heads")
+removal = lazy("snippets.ablation.ex02_remove_heads")
+toy_table = lazy("snippets.ablation.ex03_toy_table")
+seeds = lazy("snippets.ablation.ex04_every_seed")
+data = lazy("snippets.ablation.ex05_sentences")
+columns = lazy("snippets.ablation.ex06_one_head_columns")
+singles = lazy("snippets.ablation.ex07_single_heads")
+heatmap = lazy("snippets.ablation.ex08_heatmap")
+ranking = lazy("snippets.ablation.ex09_known_heads")
+pruning = lazy("snippets.ablation.ex10_pruning")
+curves = lazy("snippets.ablation.ex11_pruning_curves")
+held_out = lazy("snippets.ablation.ex12_held_out")
+claims = lazy("snippets.ablation.ex13_claims")
+found = lazy("snippets.real_model.ex04_find_heads")
+runs = lazy("snippets.training.ex07_run_seeds")
 
 PAGE = "ablation.md"
-known = columns.known_heads  # the real-model page's three heads
 x, y = toy_held_out()
 ANSWER_ZERO = accuracy(torch.zeros_like(y), y)  # (2,): always answering 0
-HALF = list(pruning.STEPS).index(len(pruning.heads) // 2)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def snippets_imported():
+    """All of them imported before the first test, as at the top of a file: none
+    runs its model while a test has a hook on it."""
+    for module in [toys, removal, toy_table, seeds, data, columns, singles, heatmap]:
+        module.load()
+    for module in [ranking, pruning, curves, held_out, claims, found, runs]:
+        module.load()
+
+
+def half() -> int:
+    """The index of the pruning step that has removed half of the heads."""
+    return list(pruning.STEPS).index(len(pruning.heads) // 2)
+
+
 KEY_WORDS = ["bank", "match", "light", "fair", "bark", "seal", "pitch", "watch"]
 
 
@@ -76,7 +96,7 @@ def test_removing_a_head_zeroes_exactly_its_slice_of_the_context():
     grab = toy.W_o.register_forward_hook(lambda m, args, out: seen.append(args[0]))
     with torch.no_grad():
         toy(x)
-        with heads_removed({toy.W_o: [1]}, toy.d_head):
+        with removal.heads_removed({toy.W_o: [1]}, toy.d_head):
             out = toy(x)[0]
     grab.remove()
     whole, cut = seen
@@ -90,7 +110,7 @@ def test_removing_a_head_zeroes_exactly_its_slice_of_the_context():
 
 def test_the_hook_is_taken_off_even_after_an_error():
     toy = toys.models[0]
-    with pytest.raises(ZeroDivisionError), heads_removed({toy.W_o: [0]}, 2):
+    with pytest.raises(ZeroDivisionError), removal.heads_removed({toy.W_o: [0]}, 2):
         assert hooks_on(toy.W_o) == 1
         _ = 1 / 0
     assert hooks_on(toy.W_o) == 0
@@ -100,30 +120,30 @@ def test_the_hook_is_taken_off_even_after_an_error():
 
 
 def test_seed_0_table_crosses():
-    table = list(ablation_table(toys.models[0]).values())
+    table = list(toy_table.ablation_table(toys.models[0]).values())
     (p0, l0), (p1, l1), (p2, l2) = [t.tolist() for t in table]
-    assert roles(toys.models[0]) == ["largest-key", "previous-token"]
+    assert toy_table.roles(toys.models[0]) == ["largest-key", "previous-token"]
     assert p1 == p0 == 1.0 and l1 < 0.1  # without the largest-key head
     assert p2 < 0.11 and abs(l2 - l0) < 0.001  # without the previous-token head
 
 
-@pytest.mark.parametrize("seed", toys.SEEDS)
+@pytest.mark.parametrize("seed", range(5))  # toys.SEEDS: asserted above
 def test_crossing_pattern_in_every_seed(seed):
     toy = toys.models[seed]
     without, holds = seeds.crossing(toy)
     assert holds
-    whole = lookup_accuracy(toy)
-    for own, role in enumerate(LOOKUPS):
+    whole = toy_table.lookup_accuracy(toy)
+    for own, role in enumerate(toy_table.LOOKUPS):
         assert without[role][own] < seeds.BROKEN_BELOW
         # "about what always answering 0 scores"
         assert abs(without[role][own] - ANSWER_ZERO[own]) < 0.01
         assert whole[1 - own] - without[role][1 - own] <= seeds.KEPT_WITHIN
     # "In all five seeds the first head happens to be the largest-key head"
-    assert roles(toy) == ["largest-key", "previous-token"]
+    assert toy_table.roles(toy) == ["largest-key", "previous-token"]
 
 
 def test_the_crossing_check_fails_where_it_should():
-    untrained = outcomes[0].two.before  # both lookups near chance
+    untrained = runs.outcomes[0].two.before  # both lookups near chance
     assert seeds.crossing(untrained)[1] is False
     assert all(seeds.held) and len(seeds.held) == 5
 
@@ -134,7 +154,7 @@ def test_the_crossing_check_fails_when_both_heads_do_the_same_job():
         for linear in (twins.W_query, twins.W_key):
             linear.weight[:2] = linear.weight[2:]
             linear.bias[:2] = linear.bias[2:]
-    assert roles(twins) == ["previous-token", "previous-token"]
+    assert toy_table.roles(twins) == ["previous-token", "previous-token"]
     assert seeds.crossing(twins) == ({}, False)
 
 
@@ -188,7 +208,9 @@ def test_pairs_accuracy_counts_a_wrong_nearest_sentence():
 
 
 def test_the_hook_zeroes_exactly_one_heads_32_columns_which_are_its_output():
-    assert (columns.layer, columns.head) == known["previous-token"] == (0, 2)
+    assert (
+        (columns.layer, columns.head) == columns.known_heads["previous-token"] == (0, 2)
+    )
     assert columns.changed == list(range(64, 96))
     assert (columns.cut[..., 64:96] == 0).all()
     torch.testing.assert_close(
@@ -202,7 +224,7 @@ def test_the_hook_zeroes_exactly_one_heads_columns_in_other_layers(layer, head):
     dense = data.projections[layer]
     grab = dense.register_forward_hook(lambda m, args, out: seen.append(args[0]))
     data.embed()
-    with heads_removed({dense: [head]}, data.head_dim):
+    with removal.heads_removed({dense: [head]}, data.head_dim):
         data.embed()
     grab.remove()
     whole, cut = seen
@@ -275,7 +297,7 @@ def test_mean_ablation_can_give_another_answer_than_zeroing():
 
 def test_single_head_change_is_one_minus_mean_cosine():
     layer, head = 2, 7
-    with heads_removed({data.projections[layer]: [head]}, data.head_dim):
+    with removal.heads_removed({data.projections[layer]: [head]}, data.head_dim):
         e = data.embed()
     cosine = torch.nn.functional.cosine_similarity(e, data.full, dim=-1).mean()
     assert singles.change[layer, head] == pytest.approx(1 - cosine.item(), abs=1e-6)
@@ -284,13 +306,13 @@ def test_single_head_change_is_one_minus_mean_cosine():
 def test_the_known_heads_are_ordinary_or_minor():
     rank = ranking.rank
     assert sorted(rank.flatten().tolist()) == list(range(1, 73))
-    ranks = {name: rank[head].item() for name, head in known.items()}
+    ranks = {name: rank[head].item() for name, head in columns.known_heads.items()}
     assert ranks == {"previous-token": 32, "next-token": 37, "[CLS] sink": 57}
-    for layer, head in known.values():
+    for layer, head in columns.known_heads.values():
         assert singles.change[layer, head] < singles.SMALL
     # layers 0-4: sink heads move the embeddings less than the others
     assert ranking.sinks.shape == (5, 12)
-    assert torch.equal(ranking.sinks, scores[2][:5] > 0.5)
+    assert torch.equal(ranking.sinks, found.scores[2][:5] > 0.5)
     assert ranking.early[ranking.sinks].mean() < ranking.early[~ranking.sinks].mean()
     per_layer = singles.change.mean(dim=1)
     assert per_layer.argmax() == 5 and per_layer[5] > 5 * per_layer[:5].max()
@@ -326,9 +348,9 @@ def test_pruning_curves():
     assert (g[:, 0].diff() < 0).all()  # removing more always costs more
     # "Past half, the similarity falls faster"
     drops = -g[:, 0].diff()
-    assert drops[HALF:].min() > drops[:HALF].max()
+    assert drops[half() :].min() > drops[: half()].max()
     # the pairs task at half: greedy no better than random
-    assert g[HALF, 1] <= r[HALF, 1]
+    assert g[half(), 1] <= r[half(), 1]
 
 
 def test_the_order_carries_over_to_other_sentences():
@@ -384,7 +406,7 @@ def test_a_hook_left_behind_would_be_caught(kind):
 def test_starting_at_a_later_layer_gives_the_same_embeddings():
     assert torch.equal(singles.embed_from(0), data.full)
     for layer, head in [(2, 7), (5, 0)]:
-        with heads_removed({data.projections[layer]: [head]}, data.head_dim):
+        with removal.heads_removed({data.projections[layer]: [head]}, data.head_dim):
             assert torch.equal(singles.embed_from(layer), data.embed())
     assert len(singles.received) == 6  # recorded once, the recording hooks gone
 
@@ -438,13 +460,13 @@ def test_the_pages_code_imports_nothing_from_the_repository():
 
 
 def test_heatmap_is_drawn_from_the_single_head_changes():
-    ax = heatmap_fig.axes[0]
+    ax = heatmap.fig.axes[0]
     image = torch.tensor(ax.images[0].get_array().tolist())
     assert torch.equal(image, torch.tensor(singles.change.tolist()))
     labels = [t.get_text() for t in ax.texts]
     assert labels == [f"{c:.3f}" for c in singles.change.flatten().tolist()]
     frames = [(p.get_x() + 0.5, p.get_y() + 0.5) for p in ax.patches]
-    assert frames == [(head, layer) for layer, head in known.values()]
+    assert frames == [(head, layer) for layer, head in columns.known_heads.values()]
 
 
 def test_alt_heatmap():
@@ -453,8 +475,8 @@ def test_alt_heatmap():
     change = singles.change
     assert (change[:5] < 0.01).all() and change[5].mean() > change[:5].max()
     assert divmod(change.argmax().item(), 12) == (5, 11)
-    assert all(change[head] < 0.01 for head in known.values())
-    assert known == {
+    assert all(change[head] < 0.01 for head in columns.known_heads.values())
+    assert columns.known_heads == {
         "previous-token": (0, 2),
         "next-token": (1, 8),
         "[CLS] sink": (4, 5),
@@ -462,12 +484,17 @@ def test_alt_heatmap():
 
 
 def test_the_known_heads_are_the_real_model_pages():
-    assert list(known.values()) == [best[p] for p in patterns[:3]]
-    assert patterns[:2] == ["previous token", "next token"] and "[CLS]" in patterns[2]
+    assert list(columns.known_heads.values()) == [
+        found.best[p] for p in found.patterns[:3]
+    ]
+    assert (
+        found.patterns[:2] == ["previous token", "next token"]
+        and "[CLS]" in found.patterns[2]
+    )
 
 
 def test_pruning_figure_is_drawn_from_the_curves():
-    left, right = curves_fig.axes
+    left, right = curves.fig.axes
     removed = [k / 72 for k in pruning.STEPS]
     for measure, ax in enumerate([left, right]):
         lines = ax.get_lines()
@@ -483,7 +510,7 @@ def test_alt_pruning():
     """Left: greedy above 0.9 up to half, random falling steadily, both ending at
     0.53. Right: both from 0.94 to 0.66, close together, random orders spread."""
     g, r, each = pruning.greedy_curve, pruning.random_curve, pruning.random_curves
-    assert (g[: HALF + 1, 0] > 0.9).all()
+    assert (g[: half() + 1, 0] > 0.9).all()
     assert (r[:, 0].diff() < 0).all()
     assert f"{g[-1, 0]:.2f}" == f"{r[-1, 0]:.2f}" == "0.53"
     assert f"{g[0, 1]:.2f}" == "0.94" and f"{g[-1, 1]:.2f}" == "0.66"
@@ -520,12 +547,13 @@ def test_the_real_model_page_points_onward_to_this_page():
 
 
 def test_prose_numbers():
-    seed0 = ablation_table(toys.models[0])
+    seed0 = toy_table.ablation_table(toys.models[0])
     (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
     change = singles.change
     rank = ranking.rank
-    g, r = pruning.greedy_curve[HALF], pruning.random_curve[HALF]
+    g, r = pruning.greedy_curve[half()], pruning.random_curve[half()]
     none = pruning.none_left
+    known = columns.known_heads
     check_prose_numbers(
         PAGE,
         computed={

@@ -9,23 +9,23 @@ from benchmarks import bench_attention
 from snippets.checking_against_pytorch.ex03_sdpa_module import (
     SDPAMultiHeadAttention,
 )
-from snippets.cost import (
-    ex02_flops,
-    ex03_softmax_work,
-    ex04_bench_table,
-    ex05_sweep_table,
-    ex06_per_head_work,
-    ex07_vaswani_heads,
-    ex08_score_rank,
-    ex09_exercise_fused_flops,
-    ex10_exercise_gpt2_maps,
-)
 from snippets.cost.bench_results import bench
 from snippets.cost.ex01_parameters import d_model, heads_sweep
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import ROOT, check_prose_numbers
+from tests.pages import ROOT, check_prose_numbers, lazy
 
-T = ex02_flops.T
+# Run at first use (tests/pages.py, lazy)
+ex02_flops = lazy("snippets.cost.ex02_flops")
+ex03_softmax_work = lazy("snippets.cost.ex03_softmax_work")
+ex04_bench_table = lazy("snippets.cost.ex04_bench_table")
+ex05_sweep_table = lazy("snippets.cost.ex05_sweep_table")
+ex06_per_head_work = lazy("snippets.cost.ex06_per_head_work")
+ex07_vaswani_heads = lazy("snippets.cost.ex07_vaswani_heads")
+ex08_score_rank = lazy("snippets.cost.ex08_score_rank")
+ex09_exercise_fused_flops = lazy("snippets.cost.ex09_exercise_fused_flops")
+ex10_exercise_gpt2_maps = lazy("snippets.cost.ex10_exercise_gpt2_maps")
+
+T = 1024  # ex02_flops.T, asserted in test_flop_formula
 
 
 def test_sweep_and_width():
@@ -42,7 +42,7 @@ def test_parameters_do_not_depend_on_heads(h):
 
 def test_flop_formula():
     d = d_model
-    assert T == 1024
+    assert T == ex02_flops.T == 1024
     assert ex02_flops.formula == 2 * (4 * T * d**2 + 2 * T**2 * d)
     assert ex02_flops.formula == 8_053_063_680
 

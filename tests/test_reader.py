@@ -132,13 +132,22 @@ def run_notebook(nb, folder: Path) -> Result:
         resources={"metadata": {"path": str(folder)}},
     )
     result = Result()
-    with client.setup_kernel(env=env, cwd=str(folder)):
+    if len(cells) == 1:
+        return result  # no code on the page (the index): no kernel to start
+    # The kernel's own log (not its cells' output, which comes as messages): kept
+    # off the terminal, and shown if a block fails.
+    with (
+        tempfile.TemporaryFile("w+") as log,
+        client.setup_kernel(env=env, cwd=str(folder), stderr=log),
+    ):
         for index, cell in enumerate(run.cells):
             try:
                 client.execute_cell(cell, index)
             except CellExecutionError as error:
                 message = ANSI.sub("", str(error))
                 result.error = f"block {index}: {message}" if index else message
+                log.seek(0)
+                result.error += f"\nthe kernel's log:\n{log.read()}"
                 return result
             if index:
                 result.outputs.append(printed(cell))

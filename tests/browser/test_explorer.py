@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from snippets.explorer.ex01_two_heads import explore
+from tests.pages import lazy
+
+two_heads = lazy("snippets.explorer.ex01_two_heads")  # runs at first use
 
 TOLERANCE = 1e-4  # the page shows four decimals: rounding is at most 5e-5
 
@@ -52,7 +54,9 @@ def shown(page) -> dict[str, list[float]]:
 
 
 def expected(token, q_reads, k_reads, q_scale, k_scale, same) -> dict[str, list]:
-    row1, row2, c1, c2, both = explore(token, q_reads, k_reads, q_scale, k_scale, same)
+    row1, row2, c1, c2, both = two_heads.explore(
+        token, q_reads, k_reads, q_scale, k_scale, same
+    )
     names = ["weights1", "weights2", "context1", "context2", "concatenated"]
     return {
         n: t.tolist() for n, t in zip(names, [row1, row2, c1, c2, both], strict=True)
