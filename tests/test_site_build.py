@@ -334,6 +334,28 @@ FAULTS = {
 }
 
 
+def test_a_template_edited_between_builds_is_compiled_again(tmp_path, monkeypatch):
+    """hooks/templates.py keeps the compiled templates between builds (each build
+    has a new Jinja environment); a template edited since is compiled again."""
+    from jinja2 import Environment, FileSystemLoader
+
+    from hooks import templates
+
+    monkeypatch.setattr(templates, "CACHE", tmp_path / "cache")
+    (tmp_path / "main.html").write_text("one {{ 1 + 1 }}", encoding="utf-8")
+
+    def render() -> str:
+        env = Environment(loader=FileSystemLoader(tmp_path))
+        env = templates.on_env(env, config=None, files=None)
+        return env.get_template("main.html").render()
+
+    assert render() == "one 2"
+    assert len(list((tmp_path / "cache").iterdir())) == 1  # the compiled code, kept
+    assert render() == "one 2"  # from the cache
+    (tmp_path / "main.html").write_text("two {{ 1 + 1 }}", encoding="utf-8")
+    assert render() == "two 2"
+
+
 def minimal_site(root: Path) -> Path:
     """A copy of the site with the real mkdocs.yml settings, hooks, theme and
     snippets, but only one real page, one-head.md (where the faults go), and stubs
