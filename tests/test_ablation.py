@@ -12,7 +12,6 @@ import types
 
 import pytest
 import torch
-from transformers import AutoModel
 
 from snippets.real_model.ex01_weights import SHA256
 from snippets.training.ex05_train import accuracy
@@ -23,11 +22,13 @@ from tests.pages import (
     check_prose_numbers,
     code_blocks,
     expand,
+    import_lazy,
     language,
     lazy,
 )
 
-# Run at first use (tests/pages.py, lazy): they train and run the real model.
+# Imported before this file's first test, not while collecting (tests/pages.py):
+# they train, and run the real model.
 toys = lazy("snippets.ablation.ex01_two_heads")
 removal = lazy("snippets.ablation.ex02_remove_heads")
 toy_table = lazy("snippets.ablation.ex03_toy_table")
@@ -51,12 +52,7 @@ ANSWER_ZERO = accuracy(torch.zeros_like(y), y)  # (2,): always answering 0
 
 @pytest.fixture(scope="module", autouse=True)
 def snippets_imported():
-    """All of them imported before the first test, as at the top of a file: none
-    runs its model while a test has a hook on it."""
-    for module in [toys, removal, toy_table, seeds, data, columns, singles, heatmap]:
-        module.load()
-    for module in [ranking, pruning, curves, held_out, claims, found, runs]:
-        module.load()
+    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 def half() -> int:
@@ -376,6 +372,8 @@ def test_the_model_gives_the_same_output_after_the_page_as_before():
     """After every block of the page has run (ex13 imports them all), the shared
     model equals a freshly loaded one, output for output, and no hook of ours is
     left on it."""
+    from transformers import AutoModel  # here: importing it takes seconds
+
     fresh = AutoModel.from_pretrained(
         data.folder, local_files_only=True, attn_implementation="eager"
     ).eval()

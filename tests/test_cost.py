@@ -12,9 +12,9 @@ from snippets.checking_against_pytorch.ex03_sdpa_module import (
 from snippets.cost.bench_results import bench
 from snippets.cost.ex01_parameters import d_model, heads_sweep
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import ROOT, check_prose_numbers, lazy
+from tests.pages import ROOT, check_prose_numbers, import_lazy, lazy
 
-# Run at first use (tests/pages.py, lazy)
+# Imported before this file's first test, not while collecting (tests/pages.py)
 ex02_flops = lazy("snippets.cost.ex02_flops")
 ex03_softmax_work = lazy("snippets.cost.ex03_softmax_work")
 ex04_bench_table = lazy("snippets.cost.ex04_bench_table")
@@ -24,6 +24,12 @@ ex07_vaswani_heads = lazy("snippets.cost.ex07_vaswani_heads")
 ex08_score_rank = lazy("snippets.cost.ex08_score_rank")
 ex09_exercise_fused_flops = lazy("snippets.cost.ex09_exercise_fused_flops")
 ex10_exercise_gpt2_maps = lazy("snippets.cost.ex10_exercise_gpt2_maps")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def snippets_imported():
+    import_lazy(globals())  # before the first test (tests/pages.py)
+
 
 T = 1024  # ex02_flops.T, asserted in test_flop_formula
 

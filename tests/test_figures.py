@@ -12,16 +12,22 @@ import torch
 from hooks.generated import FIGURES, figure_svg
 from snippets.attention_inputs import tokens
 from snippets.one_head.ex03_weights import weights
-from snippets.one_head.ex05_heatmap import fig as one_head_fig
 from snippets.random_heads.ex01_init_schemes import inits
-from snippets.random_heads.ex03_heatmaps import fig as random_fig
-from snippets.random_heads.ex03_heatmaps import pairs
-from snippets.real_model import ex06_heatmaps as real_heads
-from snippets.real_model import ex08_token_rows as real_token
-from snippets.real_model.ex07_one_token import sentence as one_token_sentence
 from snippets.second_head.ex01_hand_set_head import w2
-from snippets.second_head.ex06_heatmaps import fig as two_heads_fig
-from tests.pages import DOCS, ROOT
+from tests.pages import DOCS, ROOT, import_lazy, lazy
+
+# The figures' modules: imported before this file's first test (tests/pages.py)
+one_head = lazy("snippets.one_head.ex05_heatmap")
+two_heads = lazy("snippets.second_head.ex06_heatmaps")
+random_heads = lazy("snippets.random_heads.ex03_heatmaps")
+real_heads = lazy("snippets.real_model.ex06_heatmaps")
+real_token = lazy("snippets.real_model.ex08_token_rows")
+one_token = lazy("snippets.real_model.ex07_one_token")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def snippets_imported():
+    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 def drawn(ax) -> torch.Tensor:
@@ -35,7 +41,7 @@ def drawn(ax) -> torch.Tensor:
 
 
 def test_one_head_figure_is_drawn_from_head_1s_weights():
-    (ax,) = one_head_fig.axes
+    (ax,) = one_head.fig.axes
     assert torch.allclose(drawn(ax), weights, atol=1e-7)
 
 
@@ -46,16 +52,16 @@ def test_alt_one_head_pale_and_journey_starts_on_top():
 
 
 def test_two_heads_figure_is_drawn_from_both_heads_weights():
-    left, right = two_heads_fig.axes
+    left, right = two_heads.fig.axes
     assert torch.allclose(drawn(left), weights, atol=1e-7)
     assert torch.allclose(drawn(right), w2, atol=1e-7)
     assert "head 1" in left.get_title() and "head 2" in right.get_title()
 
 
 def test_random_heads_figure_is_drawn_from_each_inits_pair():
-    panels = random_fig.axes
+    panels = random_heads.fig.axes
     assert len(panels) == 2 * len(inits)
-    for k, (name, (head_a, head_b)) in enumerate(pairs.items()):
+    for k, (name, (head_a, head_b)) in enumerate(random_heads.pairs.items()):
         a, b = panels[2 * k], panels[2 * k + 1]
         assert torch.allclose(drawn(a), head_a, atol=1e-7)
         assert torch.allclose(drawn(b), head_b, atol=1e-7)
@@ -65,8 +71,8 @@ def test_random_heads_figure_is_drawn_from_each_inits_pair():
 def test_the_pairs_are_the_pages_pair_under_torch_rand():
     from snippets.random_heads.ex02_one_pair import head_a, head_b
 
-    assert torch.equal(pairs["torch.rand"][0], head_a)
-    assert torch.equal(pairs["torch.rand"][1], head_b)
+    assert torch.equal(random_heads.pairs["torch.rand"][0], head_a)
+    assert torch.equal(random_heads.pairs["torch.rand"][1], head_b)
 
 
 # The alt texts make claims; each is checked here.
@@ -94,11 +100,11 @@ def test_alt_two_heads_head1_pale_head2_favours_your_from_073_to_023():
 
 def test_alt_random_heads():
     top_two = {tokens.index("journey"), tokens.index("starts")}
-    for head in pairs["torch.rand"]:
+    for head in random_heads.pairs["torch.rand"]:
         assert all(set(row) == top_two for row in head.topk(2, dim=-1).indices.tolist())
-    for head in pairs["nn.Linear"]:
+    for head in random_heads.pairs["nn.Linear"]:
         assert (head - 1 / 6).abs().max() < 0.05  # close to uniform
-    for head in pairs["N(0, 0.02)"]:
+    for head in random_heads.pairs["N(0, 0.02)"]:
         labels = {f"{v:.2f}" for v in head.flatten().tolist()}
         assert labels == {f"{1 / 6:.2f}"}  # one sixth, to two decimals
 
@@ -165,7 +171,7 @@ def test_alt_real_model_token_heads():
         weight = f"{rows[head].max():.2f}"
         assert re.search(rf"Head {head} .*?{re.escape(weight)},? on {word}", alt), head
     assert f"three heads of layer {real_token.layer}" in alt
-    assert one_token_sentence.rstrip(".") in alt
+    assert one_token.sentence.rstrip(".") in alt
 
 
 @pytest.mark.parametrize("path", sorted(FIGURES))

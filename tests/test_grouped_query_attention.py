@@ -3,18 +3,6 @@
 import pytest
 import torch
 
-from snippets.grouped_query_attention import (
-    ex02_decode_mha,
-    ex05_six_tokens,
-    ex06_equals_mha,
-    ex07_sdpa_gqa,
-    ex08_decode_gqa,
-    ex10_real_models,
-    ex11_what_if,
-    ex12_bandwidth,
-    ex13_exercise_mean_pool,
-    ex14_exercise_batch,
-)
 from snippets.grouped_query_attention.ex01_decode_step import decode, step
 from snippets.grouped_query_attention.ex03_cache_per_token import (
     BYTES_PER_NUMBER,
@@ -22,7 +10,27 @@ from snippets.grouped_query_attention.ex03_cache_per_token import (
 )
 from snippets.grouped_query_attention.ex04_gqa_module import GroupedQueryAttention
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import check_prose_numbers
+from tests.pages import check_prose_numbers, import_lazy, lazy
+
+# Imported before this file's first test, not while collecting (tests/pages.py)
+ex02_decode_mha = lazy("snippets.grouped_query_attention.ex02_decode_mha")
+ex05_six_tokens = lazy("snippets.grouped_query_attention.ex05_six_tokens")
+ex06_equals_mha = lazy("snippets.grouped_query_attention.ex06_equals_mha")
+ex07_sdpa_gqa = lazy("snippets.grouped_query_attention.ex07_sdpa_gqa")
+ex08_decode_gqa = lazy("snippets.grouped_query_attention.ex08_decode_gqa")
+ex10_real_models = lazy("snippets.grouped_query_attention.ex10_real_models")
+ex11_what_if = lazy("snippets.grouped_query_attention.ex11_what_if")
+ex12_bandwidth = lazy("snippets.grouped_query_attention.ex12_bandwidth")
+ex13_exercise_mean_pool = lazy(
+    "snippets.grouped_query_attention.ex13_exercise_mean_pool"
+)
+ex14_exercise_batch = lazy("snippets.grouped_query_attention.ex14_exercise_batch")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def snippets_imported():
+    import_lazy(globals())  # before the first test (tests/pages.py)
+
 
 TOLERANCE = 1e-5
 GiB = 2**30

@@ -6,7 +6,6 @@ import pytest
 import torch
 
 from snippets.attention_inputs import inputs, tokens
-from snippets.random_heads import ex07_symmetry as symmetry
 from snippets.random_heads.ex01_init_schemes import gpt2_init, linear_init, rand_init
 from snippets.random_heads.ex02_one_pair import head_a, head_b, random_head_weights
 from snippets.random_heads.ex04_yardstick import baseline, js_divergence
@@ -19,7 +18,15 @@ from snippets.random_heads.ex06_real_width import (
     real,
     x,
 )
-from tests.pages import check_prose_numbers
+from tests.pages import check_prose_numbers, import_lazy, lazy
+
+symmetry = lazy("snippets.random_heads.ex07_symmetry")  # trains; imported below
+
+
+@pytest.fixture(scope="module", autouse=True)
+def snippets_imported():
+    import_lazy(globals())  # before the first test (tests/pages.py)
+
 
 ALIKE_BITS = 0.01  # "the JS divergence stays below 0.01 bits" on the page
 CHANCE = 1 / 6  # two heads picking one of six tokens at random

@@ -22,8 +22,14 @@ from snippets.training.ex06_measures import (
     js_divergence,
     where_heads_look,
 )
-from snippets.training.ex09_before_after import sample
-from tests.pages import DOCS, check_prose_numbers
+from tests.pages import DOCS, check_prose_numbers, import_lazy, lazy
+
+before_after = lazy("snippets.training.ex09_before_after")  # draws; imported below
+
+
+@pytest.fixture(scope="module", autouse=True)
+def snippets_imported():
+    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +213,10 @@ def test_loss_falls_far_for_two_heads_and_plateaus_for_one(outcomes):
 
 
 def test_the_sample_has_its_largest_key_feature_at_position_3():
-    assert sample.shape == (1, T, 4) and sample[0, :, 1].argmax() == 3
+    assert (
+        before_after.sample.shape == (1, T, 4)
+        and before_after.sample[0, :, 1].argmax() == 3
+    )
 
 
 def test_alt_before_after(outcomes):
@@ -215,8 +224,8 @@ def test_alt_before_after(outcomes):
     starred position, head 2 on the position just before."""
     first = outcomes[0]
     with torch.no_grad():
-        before = first.two.before(sample)[1][0]  # (2, T, T)
-        after = first.two.after(sample)[1][0]
+        before = first.two.before(before_after.sample)[1][0]  # (2, T, T)
+        after = first.two.after(before_after.sample)[1][0]
     assert before.min() > 0.1 and before.max() < 0.25
     assert (after[0].argmax(-1) == 3).all() and after[0][:, 3].min() > 0.9
     previous = (torch.arange(T) - 1) % T
@@ -228,7 +237,7 @@ def test_alt_one_wide_head(outcomes):
     """Every row nearly all on the position just before; only the row whose
     previous position is the star weights the star."""
     with torch.no_grad():
-        wide = outcomes[0].one.after(sample)[1][0, 0]  # (T, T)
+        wide = outcomes[0].one.after(before_after.sample)[1][0, 0]  # (T, T)
     previous = (torch.arange(T) - 1) % T
     assert wide[torch.arange(T), previous].min() > 0.85
     on_star = wide[:, 3] > 0.5
