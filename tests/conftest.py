@@ -72,6 +72,16 @@ def pytest_collection_modifyitems(config, items):
         items.sort(key=first)  # stable: a page's blocks keep their order
 
 
+@pytest.fixture(scope="module", autouse=True)
+def snippets_imported(request):
+    """A test file's lazy snippet modules (tests/pages.py), imported before its
+    first test, as imports at its top would be: none runs inside a test, under the
+    test's hooks or counters."""
+    from tests.pages import import_lazy
+
+    import_lazy(vars(request.module))
+
+
 def pytest_collection_finish(session):
     if is_worker(session.config):
         return  # the reader runs start with their first test (tests/test_reader.py)

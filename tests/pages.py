@@ -53,9 +53,7 @@ class lazy:  # used like a module
 def import_lazy(namespace: dict) -> None:
     """Import every lazy module in `namespace` (a test file's globals), in order.
 
-    Each test file that uses `lazy` calls it from a module-scoped autouse fixture,
-    so that, as with imports at the top, every module has run before the file's
-    first test: none runs inside a test, under its hooks or counters."""
+    tests/conftest.py calls it before each test file's first test."""
     for value in list(namespace.values()):
         if isinstance(value, lazy):
             value.load()

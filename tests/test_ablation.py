@@ -22,7 +22,6 @@ from tests.pages import (
     check_prose_numbers,
     code_blocks,
     expand,
-    import_lazy,
     language,
     lazy,
 )
@@ -48,11 +47,6 @@ runs = lazy("snippets.training.ex07_run_seeds")
 PAGE = "ablation.md"
 x, y = toy_held_out()
 ANSWER_ZERO = accuracy(torch.zeros_like(y), y)  # (2,): always answering 0
-
-
-@pytest.fixture(scope="module", autouse=True)
-def snippets_imported():
-    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 def half() -> int:

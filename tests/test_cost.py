@@ -1,5 +1,7 @@
 """Claims of docs/cost.md: counts by code, the measured tables, what splitting costs."""
 
+import sys
+
 import pytest
 import torch
 from torch.overrides import TorchFunctionMode
@@ -12,7 +14,7 @@ from snippets.checking_against_pytorch.ex03_sdpa_module import (
 from snippets.cost.bench_results import bench
 from snippets.cost.ex01_parameters import d_model, heads_sweep
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import ROOT, check_prose_numbers, import_lazy, lazy
+from tests.pages import ROOT, check_prose_numbers, lazy
 
 # Imported before this file's first test, not while collecting (tests/pages.py)
 ex02_flops = lazy("snippets.cost.ex02_flops")
@@ -26,12 +28,13 @@ ex09_exercise_fused_flops = lazy("snippets.cost.ex09_exercise_fused_flops")
 ex10_exercise_gpt2_maps = lazy("snippets.cost.ex10_exercise_gpt2_maps")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def snippets_imported():
-    import_lazy(globals())  # before the first test (tests/pages.py)
-
-
 T = 1024  # ex02_flops.T, asserted in test_flop_formula
+
+
+def test_the_lazy_modules_were_imported_before_the_first_test():
+    """By tests/conftest.py (tests/pages.py, lazy), before any test of this file."""
+    modules = [value for value in globals().values() if isinstance(value, lazy)]
+    assert len(modules) == 9 and all(m.name in sys.modules for m in modules)
 
 
 def test_sweep_and_width():

@@ -14,7 +14,7 @@ from snippets.attention_inputs import tokens
 from snippets.one_head.ex03_weights import weights
 from snippets.random_heads.ex01_init_schemes import inits
 from snippets.second_head.ex01_hand_set_head import w2
-from tests.pages import DOCS, ROOT, import_lazy, lazy
+from tests.pages import DOCS, ROOT, lazy
 
 # The figures' modules: imported before this file's first test (tests/pages.py)
 one_head = lazy("snippets.one_head.ex05_heatmap")
@@ -23,11 +23,6 @@ random_heads = lazy("snippets.random_heads.ex03_heatmaps")
 real_heads = lazy("snippets.real_model.ex06_heatmaps")
 real_token = lazy("snippets.real_model.ex08_token_rows")
 one_token = lazy("snippets.real_model.ex07_one_token")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def snippets_imported():
-    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 def drawn(ax) -> torch.Tensor:

@@ -10,7 +10,7 @@ from snippets.grouped_query_attention.ex03_cache_per_token import (
 )
 from snippets.grouped_query_attention.ex04_gqa_module import GroupedQueryAttention
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import check_prose_numbers, import_lazy, lazy
+from tests.pages import check_prose_numbers, lazy
 
 # Imported before this file's first test, not while collecting (tests/pages.py)
 ex02_decode_mha = lazy("snippets.grouped_query_attention.ex02_decode_mha")
@@ -25,11 +25,6 @@ ex13_exercise_mean_pool = lazy(
     "snippets.grouped_query_attention.ex13_exercise_mean_pool"
 )
 ex14_exercise_batch = lazy("snippets.grouped_query_attention.ex14_exercise_batch")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def snippets_imported():
-    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 TOLERANCE = 1e-5

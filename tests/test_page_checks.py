@@ -133,3 +133,19 @@ def test_a_page_missing_from_the_nav_or_the_index_names_the_file_to_edit(
         check_listed("new.md")
     (tmp_path / "index.md").write_text("- [A new page](new.md): it.\n")
     check_listed("new.md")
+
+
+def test_a_lazy_module_runs_when_first_used_or_imported(tmp_path, monkeypatch):
+    """tests/pages.py's lazy: nothing runs while a test file is collected; the
+    module runs at its first use, or when import_lazy (tests/conftest.py, before
+    the file's first test) imports it, and once."""
+    (tmp_path / "lazy_probe.py").write_text("runs = []\nruns.append(1)\n")
+    monkeypatch.syspath_prepend(tmp_path)
+    monkeypatch.delitem(sys.modules, "lazy_probe", raising=False)
+    probe = pages.lazy("lazy_probe")
+    assert "lazy_probe" not in sys.modules
+    with pytest.raises(AttributeError):
+        getattr(probe, "__wrapped__")  # noqa: B009 (as pytest asks, collecting)
+    assert "lazy_probe" not in sys.modules
+    pages.import_lazy({"probe": probe, "other": 1})
+    assert sys.modules["lazy_probe"].runs == [1] and probe.runs == [1]

@@ -18,14 +18,9 @@ from snippets.random_heads.ex06_real_width import (
     real,
     x,
 )
-from tests.pages import check_prose_numbers, import_lazy, lazy
+from tests.pages import check_prose_numbers, lazy
 
 symmetry = lazy("snippets.random_heads.ex07_symmetry")  # trains; imported below
-
-
-@pytest.fixture(scope="module", autouse=True)
-def snippets_imported():
-    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 ALIKE_BITS = 0.01  # "the JS divergence stays below 0.01 bits" on the page

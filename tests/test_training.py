@@ -22,14 +22,9 @@ from snippets.training.ex06_measures import (
     js_divergence,
     where_heads_look,
 )
-from tests.pages import DOCS, check_prose_numbers, import_lazy, lazy
+from tests.pages import DOCS, check_prose_numbers, lazy
 
 before_after = lazy("snippets.training.ex09_before_after")  # draws; imported below
-
-
-@pytest.fixture(scope="module", autouse=True)
-def snippets_imported():
-    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 @pytest.fixture(scope="module")

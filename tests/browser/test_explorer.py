@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pages import import_lazy, lazy
+from tests.pages import lazy
 
 two_heads = lazy("snippets.explorer.ex01_two_heads")  # imported by the fixture below
-
-
-@pytest.fixture(scope="module", autouse=True)
-def snippets_imported():
-    import_lazy(globals())  # before the first test (tests/pages.py)
 
 
 TOLERANCE = 1e-4  # the page shows four decimals: rounding is at most 5e-5
