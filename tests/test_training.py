@@ -12,8 +12,6 @@ from inspect import signature
 import pytest
 import torch
 
-from snippets.training import ex07_run_seeds as runs
-from snippets.training import ex13_claims as claims
 from snippets.training.ex01_task import T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
 from snippets.training.ex05_train import STEPS, accuracy, held_out, train
@@ -24,11 +22,19 @@ from snippets.training.ex06_measures import (
 )
 from tests.pages import DOCS, check_prose_numbers, lazy
 
-before_after = lazy("snippets.training.ex09_before_after")  # draws; imported below
+# Imported before this file's first test, not while collecting (tests/pages.py):
+# they load the saved runs, or train them (the first time: ten models).
+runs = lazy("snippets.training.ex07_run_seeds")
+claims = lazy("snippets.training.ex13_claims")
+before_after = lazy("snippets.training.ex09_before_after")
+
+
+SEEDS = range(5)  # the page's seeds (runs.SEEDS): known while collecting
 
 
 @pytest.fixture(scope="module")
-def outcomes() -> dict[int, runs.Outcome]:
+def outcomes() -> dict[int, "runs.Outcome"]:
+    assert list(runs.SEEDS) == list(SEEDS)
     return {o.seed: o for o in runs.outcomes}  # saved by the build, or trained
 
 
@@ -107,13 +113,13 @@ def test_training_is_reproducible_and_leaves_the_thread_count_alone():
 # --- the outcomes, over every seed ----------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", runs.SEEDS)
+@pytest.mark.parametrize("seed", SEEDS)
 def test_two_heads_learn_both_lookups(outcomes, seed):
     accuracy = outcomes[seed].two.test_accuracy
     assert accuracy.min() >= claims.TWO_HEADS_MIN_ACCURACY
 
 
-@pytest.mark.parametrize("seed", runs.SEEDS)
+@pytest.mark.parametrize("seed", SEEDS)
 def test_one_head_of_width_4_is_clearly_worse(outcomes, seed):
     o = outcomes[seed]
     assert o.one.test_accuracy.mean() <= claims.ONE_HEAD_MAX_ACCURACY
@@ -136,21 +142,21 @@ def test_one_head_sometimes_learns_the_previous_token_and_sometimes_neither(outc
     assert max(previous) > 0.9 and min(previous) < claims.ONE_HEAD_MAX_ACCURACY
 
 
-@pytest.mark.parametrize("seed", runs.SEEDS)
+@pytest.mark.parametrize("seed", SEEDS)
 def test_heads_start_alike_and_end_apart(outcomes, seed):
     o = outcomes[seed]
     assert o.js_before <= claims.JS_BEFORE_MAX
     assert o.js_after >= claims.JS_AFTER_MIN
 
 
-@pytest.mark.parametrize("seed", runs.SEEDS)
+@pytest.mark.parametrize("seed", SEEDS)
 def test_each_lookup_has_its_own_head(outcomes, seed):
     looks = outcomes[seed].looks  # (head, place)
     assert looks.max(dim=0).values.min() >= claims.ROLE_MIN_ATTENTION
     assert set(looks.argmax(dim=0).tolist()) == {0, 1}  # different heads
 
 
-@pytest.mark.parametrize("seed", runs.SEEDS)
+@pytest.mark.parametrize("seed", SEEDS)
 def test_every_seed_passes_the_pages_own_check(outcomes, seed):
     assert claims.failures(outcomes[seed]) == []
 
