@@ -83,8 +83,6 @@ def snippets_imported(request):
 
 
 def pytest_collection_finish(session):
-    if is_worker(session.config):
-        return  # the reader runs start with their first test (tests/test_reader.py)
     pages = {
         item.callspec.params["page"]
         for item in session.items
@@ -94,4 +92,6 @@ def pytest_collection_finish(session):
     if pages:
         from tests import test_reader
 
-        test_reader.start_runs(sorted(pages))
+        test_reader.SELECTED = sorted(pages)
+        if not is_worker(session.config):  # else with their first test, in its worker
+            test_reader.start_runs(test_reader.SELECTED)

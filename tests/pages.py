@@ -8,7 +8,7 @@ mapped back to the line of the page it came from, so failures name the page's li
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import inspect
 import io
 import re
@@ -39,15 +39,15 @@ class lazy:  # used like a module
     __test__ = False  # pytest: no tests in here
 
     def __init__(self, name: str):
-        self.name = name
+        self.lazy_name = name  # names no snippet module uses
 
-    def load(self) -> types.ModuleType:
-        return importlib.import_module(self.name)
+    def lazy_module(self) -> types.ModuleType:
+        return importlib.import_module(self.lazy_name)
 
     def __getattr__(self, attribute: str):
         if attribute.startswith("_"):  # pytest's questions while collecting
             raise AttributeError(attribute)
-        return getattr(self.load(), attribute)
+        return getattr(self.lazy_module(), attribute)
 
 
 def import_lazy(namespace: dict) -> None:
@@ -56,7 +56,7 @@ def import_lazy(namespace: dict) -> None:
     tests/conftest.py calls it before each test file's first test."""
     for value in list(namespace.values()):
         if isinstance(value, lazy):
-            value.load()
+            value.lazy_module()
 
 
 PYTHON = {"python", "py"}

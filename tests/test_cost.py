@@ -34,7 +34,7 @@ T = 1024  # ex02_flops.T, asserted in test_flop_formula
 def test_the_lazy_modules_were_imported_before_the_first_test():
     """By tests/conftest.py (tests/pages.py, lazy), before any test of this file."""
     modules = [value for value in globals().values() if isinstance(value, lazy)]
-    assert len(modules) == 9 and all(m.name in sys.modules for m in modules)
+    assert len(modules) == 9 and all(m.lazy_name in sys.modules for m in modules)
 
 
 def test_sweep_and_width():

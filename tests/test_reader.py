@@ -168,7 +168,7 @@ def printed(cell) -> str:
 
 @pytest.fixture(scope="module")
 def site() -> Path:
-    start_runs(PAGES)  # under pytest-xdist: in the worker that runs these tests
+    start_runs(SELECTED)  # under pytest-xdist: in the worker that runs these tests
     return built_site()
 
 
@@ -179,6 +179,7 @@ def site() -> Path:
 # for its page.
 _RUNS: dict[str, Future] = {}
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
+SELECTED: list[str] = []  # the pages whose runs the selected tests wait for
 # The slowest pages first, so that the two background kernels finish together.
 SLOWEST = ["training.md", "ablation.md", "real-model.md", "random-heads.md"]
 
