@@ -108,9 +108,14 @@ def math_in_system_fonts(page) -> list[str]:
 
 def check_math(page) -> None:
     """Every formula arrived typeset (no KaTeX script runs here) and is seen."""
-    maths = page.locator(".arithmatex")
-    typeset = page.locator(".arithmatex > :is(.katex, .katex-display) .katex-html")
-    assert typeset.count() == maths.count()
+    # counted in one go: Material moves an annotation's text (math too) out of the
+    # page when it sets the annotation up, which can fall between two counts
+    maths, typeset = page.evaluate(
+        """() => [".arithmatex",
+                  ".arithmatex > :is(.katex, .katex-display) .katex-html"]
+            .map((selector) => document.querySelectorAll(selector).length)"""
+    )
+    assert typeset == maths
     assert page.locator(".katex-error").count() == 0
     assert page.evaluate(RAW_TEX) == []
     assert page.evaluate(UNSEEN_MATH) == []
