@@ -8,6 +8,7 @@ mapped back to the line of the page it came from, so failures name the page's li
 
 from __future__ import annotations
 
+import bisect
 import importlib
 import inspect
 import io
@@ -235,12 +236,14 @@ _STRIP = [
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?(?![\w])")
 
 
-def prose_lines(path: Path) -> list[str]:
+def prose_lines(path: Path, text: str | None = None) -> list[str]:
     """The page's lines, with code blocks, inline code, comments, link targets and
     HTML removed (blanked, so line i of the result is line i + 1 of the page).
-    Everything else is prose: headings, lists, tables, admonitions, and math."""
+    Everything else is prose: headings, lists, tables, admonitions, and math.
+    `text`: check this instead of what the file holds (a planted fault)."""
     kept, fence = [], None
-    for line in path.read_text(encoding="utf-8").split("\n"):
+    page = path.read_text(encoding="utf-8") if text is None else text
+    for line in page.split("\n"):
         match = _FENCE.match(line)
         if fence is None and match:
             fence = match.group(1)[0] * len(match.group(1))
@@ -276,43 +279,334 @@ def prose_number_lines(path: Path) -> dict[str, list[int]]:
     return found
 
 
-def check_prose_numbers(page: str, computed: dict[str, str], definitions: set[str]):
-    """Every number in a page's prose is either computed or a stated definition.
+_ANY_NUMBER = _NUMBER.pattern.removeprefix(r"(?<![\w.])").removesuffix(r"(?![\w])")
 
-    `computed` maps a label to the string the code produces ("60%"); each must appear
-    in the prose. `definitions` are numbers that are inputs or facts, not results
-    (a seed, a width, a year). Any other number in the prose fails the test, so a
-    number restating a result cannot be typed by hand and drift. Prose is all of the
-    page but its code blocks, inline code, HTML comments, link targets and tags:
-    math counts (`$d_k = 128$` needs "128"). A failure names each number's lines.
+
+def _words_pattern(phrase: str, numbers: str | None = None) -> re.Pattern:
+    """`phrase` as the prose may write it: a space in it is any run of spaces and
+    line breaks, and it neither starts nor ends inside a word or a number.
+    `numbers`: what each of its numbers may be instead (a near miss), if not itself;
+    "{}" in the phrase is a number, captured."""
+    parts, at = [], 0
+    for match in re.finditer(_NUMBER.pattern + r"|\{\}", phrase):
+        parts.append(re.escape(phrase[at : match.start()]))
+        if match.group() == "{}":
+            parts.append(f"({_ANY_NUMBER})")
+        else:
+            parts.append(numbers or re.escape(match.group()))
+        at = match.end()
+    parts.append(re.escape(phrase[at:]))
+    body = re.sub(r"(\\\s|\s)+", r"\\s+", "".join(parts))
+    before = r"(?<![\w.])" if re.match(r"[\w{]", phrase) else ""
+    after = r"(?!\w)" if re.search(r"[\w}]$", phrase) else ""
+    return re.compile(before + body + after)
+
+
+@dataclass
+class _Prose:
+    """A page's prose as one text: its numbers, and the page line of an offset."""
+
+    page: str
+    source: list[str]  # the page as written
+    text: str  # its prose, lines joined
+
+    def __post_init__(self):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        self.numbers = list(_NUMBER.finditer(self.text))
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+    def words(self, offset: int) -> str:
+        """The number at `offset` with the words either side of it."""
+        before = self.text[:offset].split()[-1:]
+        after = self.text[offset:].split()[:2]
+        return " ".join(before + after).rstrip(".,;:")
+
+    def at(self, offset: int, what: str) -> str:
+        """`  docs/page.md:12: 'what' in: the line as written`"""
+        line = self.line(offset)
+        return (
+            f"  docs/{self.page}:{line}: {what!r} in: "
+            f"{self.source[line - 1].strip()[:90]}"
+        )
+
+
+def _entries(computed: dict) -> tuple[list[tuple[str, str]], list[str]]:
+    """(label, value) once per occurrence a computed value accounts for, and the
+    problems with values that are not strings."""
+    entries, problems = [], []
+    for label, value in computed.items():
+        values = [value] if isinstance(value, str) else value
+        if not isinstance(values, (list, tuple)) or not all(
+            isinstance(v, str) for v in values
+        ):
+            problems.append(
+                f"computed[{label!r}] is {value!r}: give the string the code "
+                'formats (f"{x:.2f}"), or a list of them, one per occurrence.'
+            )
+            continue
+        entries.extend((label, v) for v in values)
+    return entries, problems
+
+
+def _one_digit_apart(a: str, b: str) -> bool:
+    """ "0.16" and "0.15": the same but for one digit (a planted or a slipped one)."""
+    if len(a) != len(b):
+        return False
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(differ) == 1 and differ[0][0].isdigit() and differ[0][1].isdigit()
+
+
+def _labels(labels: list[str]) -> str:
+    return ", ".join(repr(label) for label in labels)
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
+def _in_prose(n: int) -> str:
+    return "is not in the prose" if n == 0 else f"is in the prose {_times(n)}"
+
+
+def prose_number_problems(
+    page: str,
+    computed: dict[str, str | list[str]],
+    definitions: set[str],
+    text: str | None = None,
+    where: str = "the page's test file",
+) -> list[str]:
+    """What check_prose_numbers reports for docs/`page` (or for `text` in its
+    place): one paragraph per problem, naming its lines; [] if none."""
+    path = DOCS / page
+    source = path.read_text(encoding="utf-8") if text is None else text
+    prose = _Prose(page, source.split("\n"), "\n".join(prose_lines(path, source)))
+    entries, problems = _entries(computed)
+    definitions = set(definitions)
+    bare: dict[str, list[str]] = {}  # number -> the labels giving it
+    phrases: dict[str, list[str]] = {}  # a number with its words -> labels
+    for label, value in entries:
+        if _NUMBER.fullmatch(value):
+            bare.setdefault(value, []).append(label)
+        elif _NUMBER.search(value):
+            phrases.setdefault(value, []).append(label)
+        else:
+            problems.append(
+                f"computed[{label!r}] is {value!r}, which has no number in it: "
+                "give the number as the code formats it, alone or with a few "
+                "words of its sentence."
+            )
+
+    # A phrase accounts for the numbers inside it, at each place it is found.
+    spans = []
+    for phrase, labels in phrases.items():
+        found = list(_words_pattern(phrase).finditer(prose.text))
+        spans += [m.span() for m in found]
+        if len(found) < len(labels):
+            near = []  # the phrase with other numbers: at the first that differs
+            numbers = _NUMBER.findall(phrase)
+            for m in _words_pattern(phrase, f"({_ANY_NUMBER})").finditer(prose.text):
+                differ = [i for i, n in enumerate(m.groups()) if n != numbers[i]]
+                if differ:
+                    near.append(
+                        f"  docs/{page}:{prose.line(m.start(differ[0] + 1))}: the "
+                        f"prose says {' '.join(m.group().split())!r}"
+                    )
+            problems.append(
+                f"{phrase!r} (computed {_labels(labels)}) {_in_prose(len(found))}"
+                f", computed= has it {_times(len(labels))}:\n"
+                + "".join(f"{n}\n" for n in near)
+                + "  The prose must say each result as the code formats it: "
+                "correct the page; or, if the words around the number changed, "
+                f"the phrase in {where}."
+            )
+        elif len(found) > len(labels):
+            problems.append(
+                f"{phrase!r} (computed {_labels(labels)}) {_in_prose(len(found))}"
+                f", computed= has it {_times(len(labels))}:\n"
+                + "".join(f"{prose.at(m.start(), phrase)}\n" for m in found)
+                + "  Lengthen the phrase so that it names one place, or give "
+                "each occurrence its own entry."
+            )
+    unclaimed: dict[str, list[int]] = {}  # number -> its offsets outside phrases
+    for match in prose.numbers:
+        if not any(a <= match.start() and match.end() <= b for a, b in spans):
+            unclaimed.setdefault(match.group(), []).append(match.start())
+
+    def one_digit_from(number: str) -> list[str]:
+        return [
+            f"  one digit from {number!r}: docs/{page}:{prose.line(at)}: {other!r}"
+            for other, offsets in unclaimed.items()
+            if _one_digit_apart(other, number)
+            for at in offsets
+        ][:30]
+
+    for number, labels in bare.items():
+        offsets = unclaimed.get(number, [])
+        if number in definitions:
+            problems.append(
+                f"{number!r} is computed ({_labels(labels)}) and also in "
+                "definitions=, which accept it any number of times: a changed "
+                "occurrence of the result would go unnoticed.\n"
+                "  Tie the result to its words, computed={"
+                f'{labels[0]!r}: f"... {number} ..."}} with a few words of its '
+                "sentence as the page writes them, and keep "
+                f"{number!r} in definitions= for its other occurrences."
+            )
+        elif len(offsets) < len(labels):
+            problems.append(
+                f"{number!r} is in computed= {_times(len(labels))} "
+                f"({_labels(labels)}) but {_in_prose(len(offsets))}:\n"
+                + "".join(f"{prose.at(at, number)}\n" for at in offsets)
+                + "".join(f"{line}\n" for line in one_digit_from(number))
+                + "  The prose must say each result as the code formats it: "
+                "correct the occurrence that changed, or remove the entry whose "
+                "sentence is gone."
+            )
+        elif len(offsets) > len(labels):
+            problems.append(
+                f"{number!r} is in the prose {_times(len(offsets))}, in computed= "
+                f"{_times(len(labels))} ({_labels(labels)}); each occurrence "
+                "needs its own entry:\n"
+                + "".join(f"{prose.at(at, number)}\n" for at in offsets)
+                + "  If one was changed by hand, correct it. If each restates a "
+                "result, give each its own label (or a list, {label: [s, s]}), or "
+                "tie each to a few words of its sentence, as the page writes "
+                f"them (e.g. {{label: {prose.words(offsets[0])!r}}})."
+            )
+    for number, offsets in sorted(unclaimed.items()):
+        if number not in bare and number not in definitions:
+            problems.append(
+                f"{number!r} is in the prose, but no test computes it and it is "
+                "not a definition:\n"
+                + "".join(f"{prose.at(at, number)}\n" for at in offsets)
+                + "  A result: add {label: the string the code produces} to "
+                "computed=. An input or a fact (a width, a seed, a year, a number "
+                "from a paper): add it to definitions=."
+            )
+    for number in sorted(definitions - set(unclaimed) - set(bare)):
+        problems.append(
+            f"{number!r} is in definitions= but not in the prose (outside the "
+            "phrases of computed=):\n"
+            + "".join(f"{line}\n" for line in one_digit_from(number))
+            + "  If it was changed by hand, correct it; else remove it from "
+            "definitions=."
+        )
+    return problems
+
+
+def check_prose_numbers(
+    page: str,
+    computed: dict[str, str | list[str]],
+    definitions: set[str] = frozenset(),
+    text: str | None = None,
+):
+    """Every occurrence of a number in a page's prose is accounted for: by its own
+    entry in `computed`, or as a definition.
+
+    `computed` maps a label to the string the code produces ("60%"), or to a list
+    of them, one per occurrence. A value that is a number alone accounts for one
+    occurrence of it anywhere in the prose, and the prose must have it exactly as
+    often as `computed` gives it; a value with words ("by 0.15 bits") must be
+    found in the prose exactly that often, and accounts for the numbers in it
+    there. `definitions` are numbers that are inputs or facts, not results (a
+    seed, a width, a year), allowed any number of times; each must be in the
+    prose, and none may also be a bare computed value (tie that one to its
+    words). Any other number fails the test. Prose is all of the page but its
+    code blocks, inline code, HTML comments, link targets and tags: math counts
+    (`$d_k = 128$` needs "128"). A failure names each number's lines and says
+    what to do. `text`: check it in place of the page's file (a planted fault).
     """
     __tracebackhide__ = True  # pytest shows the message, not this function
-    path = DOCS / page
-    caller = Path(inspect.stack()[1].filename)
+    caller = next(
+        Path(frame.filename)
+        for frame in inspect.stack()[1:]
+        if Path(frame.filename) != Path(__file__)
+    )
     where = (
         caller.relative_to(ROOT).as_posix()
         if ROOT in caller.parents
         else "the page's test file"
     )
-    found = prose_number_lines(path)
-    missing = {label: s for label, s in computed.items() if s not in found}
-    assert not missing, (
-        f"docs/{page}: computed numbers not in the prose: {missing}. The prose "
-        f"must contain each exactly as the code formats it (or drop it from "
-        f"`computed` in {where})."
+    problems = prose_number_problems(page, computed, definitions, text, where)
+    assert not problems, (
+        f"docs/{page}: the numbers in its prose do not match what {where} "
+        "registers with check_prose_numbers (each occurrence of a result needs "
+        "its own entry in computed=; definitions= are inputs and facts; see "
+        'CONTRIBUTING.md, "Numbers in the prose"):\n\n' + "\n\n".join(problems)
     )
-    unexplained = sorted(set(found) - set(computed.values()) - definitions)
-    source = path.read_text(encoding="utf-8").split("\n")
-    listed = [
-        f"  docs/{page}:{line}: {number!r} in: {source[line - 1].strip()[:90]}"
-        for number in unexplained
-        for line in found[number]
-    ]
-    assert not unexplained, (
-        f"docs/{page}: numbers in the prose that no test computes and that are not "
-        f"declared definitions: {unexplained}\n"
-        + "\n".join(listed)
-        + f"\nRegister each in {where}: check_prose_numbers(..., computed={{label: "
-        "the string the code produces}) for a result, definitions={...} for an "
-        "input or a fact (a width, a seed, a year). See CONTRIBUTING.md."
+
+
+def prose_value(page: str, phrase: str) -> str:
+    """The number the prose of docs/`page` gives where it says `phrase`, "{}" marking
+    the number: prose_value("real-model.md", "by {} bits or more") -> "0.15". For a
+    claim's test to compare the code's result with what the page prints."""
+    __tracebackhide__ = True
+    text = prose(DOCS / page)
+    found = _words_pattern(phrase).findall(text)
+    assert len(found) == 1, (
+        f"docs/{page}: the prose says {phrase!r} {_times(len(found))}, a test "
+        "reads its number from there and needs it once: update the phrase in the "
+        "test to the page's words (a space matches any line break)."
     )
+    return found[0]
+
+
+def digit_changes(page: str):
+    """Every number in the prose of docs/`page` with one digit changed, one change
+    at a time (the digit up one and down one, modulo 10), as a held-out mutation
+    check plants them. Yields (page line, number, changed number, the page's text
+    with the change)."""
+    path = DOCS / page
+    text = path.read_text(encoding="utf-8")
+    source, prose = text.split("\n"), prose_lines(path)
+    for index, line in enumerate(source):
+        if not _NUMBER.search(prose[index]):
+            continue
+        for match in _NUMBER.finditer(line):
+            for at in range(match.start(), match.end()):
+                if not line[at].isdigit():
+                    continue
+                for step in (1, 9):
+                    digit = str((int(line[at]) + step) % 10)
+                    changed = line[:at] + digit + line[at + 1 :]
+                    new = changed[match.start() : match.end()]
+                    planted = "\n".join(
+                        [*source[:index], changed, *source[index + 1 :]]
+                    )
+                    if prose_lines(path, planted)[index] == prose[index]:
+                        continue  # in inline code or a link: not prose
+                    yield index + 1, match.group(), new, planted
+
+
+def check_digit_changes(page: str, computed: dict, definitions: set[str]) -> dict:
+    """Plant every one-digit change of a prose number on a copy of docs/`page`
+    (digit_changes) and check each with the page's registration: each fails
+    naming its line, but where a definition becomes another definition (a width
+    of 2 made 3 reads as a different width, which no registration can tell).
+    Returns the counts: {"planted", "failed naming the line", "definition to
+    definition"}."""
+    __tracebackhide__ = True
+    assert not prose_number_problems(page, computed, definitions), (
+        f"docs/{page}: its own prose fails check_prose_numbers"
+    )
+    counts = {"planted": 0, "failed naming the line": 0, "definition to definition": 0}
+    wrong = []
+    for line, number, new, planted in digit_changes(page):
+        counts["planted"] += 1
+        problems = prose_number_problems(page, computed, definitions, planted)
+        if any(f"docs/{page}:{line}:" in problem for problem in problems):
+            counts["failed naming the line"] += 1
+        elif not problems and {number, new} <= set(definitions):
+            counts["definition to definition"] += 1
+        else:
+            wrong.append(
+                f"  docs/{page}:{line}: {number!r} -> {new!r}: "
+                + ("passed" if not problems else "failed without naming the line")
+            )
+    assert not wrong, (
+        f"docs/{page}: one-digit changes that check_prose_numbers misses or does "
+        "not place:\n" + "\n".join(wrong)
+    )
+    return counts
