@@ -325,7 +325,10 @@ def test_prose_numbers():
     check_prose_numbers(
         "cost.md",
         computed={
-            "MiB per head": str(4 * T**2 // 2**20),
+            "MiB per head": [
+                f"head's map takes {4 * T**2 // 2**20} MiB",
+                f"one head holds {4 * T**2 // 2**20}.",
+            ],
             "MiB for 12 heads": str(12 * 4 * T**2 // 2**20),
             "matmul FLOPs per exp, 1 head": f"{ex02_flops.formula // T**2:,}",
             "matmul FLOPs per exp, 12 heads": f"{ex02_flops.formula // (12 * T**2):,}",

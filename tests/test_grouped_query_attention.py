@@ -297,20 +297,21 @@ def test_mean_pool_exercise():
 
 def test_prose_numbers():
     long, short = MODELS["Llama-3.1-8B"][4], MODELS["Llama-3-8B"][4]
+    fewer = per_token("Llama-2-7B") // per_token("Llama-3-8B")
+    falcon = per_token("Falcon-7B", MODELS["Falcon-7B"][1]) // per_token("Falcon-7B")
     check_prose_numbers(
         "grouped-query-attention.md",
         computed={
             "Llama 3.1 context / Llama 3 context": str(long // short),
-            "MHA / GQA cache": str(per_token("Llama-2-7B") // per_token("Llama-3-8B")),
-            "Falcon MHA / MQA cache": str(
-                per_token("Falcon-7B", MODELS["Falcon-7B"][1]) // per_token("Falcon-7B")
-            ),
-            "short context": f"{short:,}",
+            "MHA / GQA cache, twice": f"dividing the key-value heads by {fewer} lets "
+            f"it hold {fewer} times",
+            "Falcon's query heads": f"Falcon 7B's {MODELS['Falcon-7B'][1]} query heads",
+            "Falcon MHA / MQA cache": f"cache per token is {falcon}",
+            "short context": [f"{short:,}"] * 2,  # the text, exercise 2
             "GQA cache / weights at full context": f"{bandwidth_ratio(long, 8):.2f}",
             "MHA cache / weights at full context": f"{bandwidth_ratio(long, 32):.2f}",
         },
         definitions={
-            "0",  # head indices
             "1",  # one group, one kv head
             "2",  # bytes per number; heads of width 2; Exercise 2
             "3",  # groups of three; Llama 3.1

@@ -285,7 +285,6 @@ def test_prose_numbers():
             "2",
             "3",  # also Devlin et al.'s section "BERT" (its "Model Architecture")
             "4",
-            "6",
             "12",
             "64",
             "768",

@@ -98,13 +98,135 @@ def test_an_unregistered_prose_number_is_named_with_its_line(tmp_path, monkeypat
     with pytest.raises(AssertionError) as failure:
         check_prose_numbers("p.md", computed={"share": "60%"}, definitions=set())
     message = str(failure.value)
-    assert "['128']" in message  # math counts; inline code, code and comments do not
+    # math counts; inline code, code and comments do not
+    assert "'128' is in the prose, but no test computes it" in message
     assert "docs/p.md:3: '128' in: Width $d_k = 128$" in message
     assert "docs/p.md:9: '128' in: Still 128" in message
     assert "tests/test_page_checks.py" in message  # where to register it
+    assert "'512'" not in message and "'7'" not in message and "'99'" not in message
     check_prose_numbers("p.md", computed={"share": "60%"}, definitions={"128"})
-    with pytest.raises(AssertionError, match="computed numbers not in the prose"):
+    with pytest.raises(AssertionError, match="'61%' is in computed= once"):
         check_prose_numbers("p.md", computed={"share": "61%"}, definitions={"128"})
+
+
+PAGE = """# A page
+
+Head 2 puts 60% of its budget on *Your*.
+The two heads differ by 0.15 bits or more, and
+the spread is 0.15; no head gives more than 0.16.
+"""
+
+
+def check(computed, definitions=frozenset({"2"}), text=PAGE):
+    """check_prose_numbers on `text` as docs/p.md."""
+    __tracebackhide__ = True
+    check_prose_numbers("p.md", computed, definitions, text=text)
+
+
+def failure(computed, definitions=frozenset({"2"}), text=PAGE) -> str:
+    with pytest.raises(AssertionError) as raised:
+        check(computed, definitions, text)
+    return str(raised.value)
+
+
+def test_each_occurrence_of_a_result_needs_its_own_entry(tmp_path, monkeypatch):
+    """Issue 21: a set of numbers let "0.15 bits or more" become 0.16 while the
+    page also printed 0.15 (the spread) and 0.16 (another result)."""
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    results = {"share": "60%", "least": "0.15", "spread": "0.15", "most": "0.16"}
+    check(results)
+    check({**results, "least": "0.15", "spread": "0.15"})  # two labels, one value
+    check({"share": "60%", "least and spread": ["0.15", "0.15"], "most": "0.16"})
+    planted = PAGE.replace("by 0.15 bits", "by 0.16 bits")
+    message = failure(results, text=planted)
+    assert (
+        "'0.15' is in computed= 2 times ('least', 'spread') but is in the "
+        "prose once:" in message
+    )
+    assert "  docs/p.md:5: '0.15' in: the spread is 0.15" in message
+    assert "  one digit from '0.15': docs/p.md:4: '0.16'" in message
+    assert "'0.16' is in the prose 2 times, in computed= once ('most')" in message
+    assert "  docs/p.md:4: '0.16' in: The two heads differ by 0.16 bits" in message
+    # a number given once that the prose has twice
+    message = failure({"share": "60%", "least": "0.15", "most": "0.16"})
+    assert "'0.15' is in the prose 2 times, in computed= once ('least')" in message
+    assert "docs/p.md:4:" in message and "docs/p.md:5:" in message
+
+
+def test_a_result_with_words_is_tied_to_its_place(tmp_path, monkeypatch):
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    tied = {
+        "share": "60%",
+        "least": "by 0.15 bits or more",  # found across the line break too
+        "spread": "the spread is 0.15;",
+        "most": "more than 0.16.",
+    }
+    check(tied)
+    message = failure(tied, text=PAGE.replace("by 0.15 bits", "by 0.16 bits"))
+    assert "'by 0.15 bits or more' (computed 'least') is not in the prose" in message
+    assert "  docs/p.md:4: the prose says 'by 0.16 bits or more'" in message
+    assert "'0.16' is in the prose, but no test computes it" in message
+    # a phrase that the prose has twice names no place: make it longer
+    twice = PAGE + "Again, 60% of its budget.\n"
+    message = failure({**tied, "share": "60% of its budget"}, text=twice)
+    assert (
+        "'60% of its budget' (computed 'share') is in the prose 2 times, "
+        "computed= has it once" in message
+    )
+    assert "Lengthen the phrase" in message
+    # the numbers in a phrase are accounted for there, definitions included
+    check({**tied, "share": "Head 2 puts 60%"}, definitions=set())
+
+
+def test_a_result_cannot_also_be_a_definition(tmp_path, monkeypatch):
+    """A definition is allowed any number of times, so it would hide a change to
+    the result with the same number: the result must be tied to its words."""
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
+    message = failure({**results, "head": "2"})
+    assert "'2' is computed ('head') and also in definitions=" in message
+    assert "Tie the result to its words" in message
+    check({**results, "head": "Head 2 puts"}, definitions=set())
+
+
+def test_a_definition_the_prose_does_not_have_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
+    message = failure(results, definitions={"2", "3"})
+    assert "'3' is in definitions= but not in the prose" in message
+    assert "one digit from '3': docs/p.md:3: '2'" in message  # may have been it
+    assert "remove it from definitions=" in message
+    message = failure({**results, "head": 2})
+    assert "computed['head'] is 2: give the string the code formats" in message
+
+
+def test_prose_value_reads_the_number_where_the_page_says_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    (tmp_path / "p.md").write_text(PAGE, encoding="utf-8")
+    assert pages.prose_value("p.md", "differ by {} bits or more") == "0.15"
+    assert pages.prose_value("p.md", "puts {} of its") == "60%"
+    assert pages.prose_value("p.md", "by {} bits or more, and the spread is {};") == (
+        "0.15",
+        "0.15",
+    )
+    with pytest.raises(AssertionError, match="says 'by {} bytes' 0 times"):
+        pages.prose_value("p.md", "by {} bytes")
+
+
+def test_a_changed_digit_fails_naming_its_line_unless_definitions_swap(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    (tmp_path / "p.md").write_text(PAGE + "Widths 2 and 3.\n", encoding="utf-8")
+    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
+    counts = pages.check_digit_changes("p.md", results, {"2", "3"})
+    # 60% 0.15 0.15 0.16 (2 + 3 + 3 + 3 digits, up and down), Head 2, 2, 3
+    assert counts["planted"] == 2 * (11 + 3)
+    assert counts["definition to definition"] == 2  # 2 -> 3 and 3 -> 2, line 6
+    assert counts["failed"] == 0  # "Head 2" keeps a 2 when the widths' changes
+    assert counts["failed naming the line"] == counts["planted"] - 2
+    with pytest.raises(AssertionError, match="its own prose fails"):
+        pages.check_digit_changes("p.md", results, {"2"})
 
 
 # The argument is not called `page`: pytest-playwright parametrizes by browser a

@@ -18,7 +18,7 @@ from snippets.random_heads.ex06_real_width import (
     real,
     x,
 )
-from tests.pages import check_prose_numbers, lazy
+from tests.pages import check_digit_changes, check_prose_numbers, lazy
 
 symmetry = lazy("snippets.random_heads.ex07_symmetry")  # trains; imported below
 
@@ -287,25 +287,26 @@ def test_the_real_width_spreads_are_what_those_deviations_predict():
     )
 
 
-def test_prose_numbers():
+def prose_numbers() -> dict:
+    """check_prose_numbers' registration: each number once per occurrence."""
     rand, linear, gpt2 = toy.values()
     twins, pair = symmetry.starts.values()
     torch.manual_seed(0)
     symmetry.make_head()
     fresh = [symmetry.make_head(), symmetry.make_head()]
     computed = {
-        "head 1 vs head 2, bits": f"{baseline:.3f}",
-        "rand same top token": f"{rand[SAME_TOP]:.0%}",
+        "head 1 vs head 2, bits": [f"{baseline:.3f}"] * 3,  # a yardstick, thrice
+        "rand same top token": [f"{rand[SAME_TOP]:.0%}"] * 2,  # text, summary
         "rand score correlation": f"{rand[CORR]:.2f}",
-        "nn.Linear toy correlation": f"{abs(linear[CORR]):.2f}",
+        "nn.Linear toy correlation": f"correlation is {abs(linear[CORR]):.2f} and",
         "N(0, 0.02) toy correlation": f"{abs(gpt2[CORR]):.2f}",
         "nn.Linear toy same top": f"{linear[SAME_TOP]:.0%}",
         "N(0, 0.02) toy same top": f"{gpt2[SAME_TOP]:.0%}",
-        "nn.Linear toy spread": f"{linear[SPREAD]:.2f}",
-        "nn.Linear toy from uniform": f"{linear[UNIFORM]:.2f}",
-        "N(0, 0.02) toy from uniform": f"{gpt2[UNIFORM]:.4f}",
-        "N(0, 0.02) toy spread": f"{gpt2[SPREAD]:.4f}",
-        "alike threshold": f"{ALIKE_BITS}",
+        "nn.Linear toy spread": [f"{linear[SPREAD]:.2f}"] * 2,  # toy; real width
+        "both toy inits, from uniform": f"against {linear[UNIFORM]:.2f} and "
+        f"{gpt2[UNIFORM]:.4f} on the toy",
+        "N(0, 0.02) toy spread": [f"{gpt2[SPREAD]:.4f}"] * 2,
+        "alike threshold": [f"{ALIKE_BITS}"] * 2,  # the table, the summary
         "nn.Linear std at 768": f"{1 / (3 * d_model) ** 0.5:.3f}",
         "pairs on the toy": f"{pairs:,}",
         "pairs at real width": f"{len(x)}",
@@ -322,14 +323,12 @@ def test_prose_numbers():
         "real JS, rounded": f"{real['nn.Linear'][JS]:.2f}",
         "pair JS before training": f"{symmetry.js(fresh):.4f}",
         "pair JS after training": f"{symmetry.js(pair):.4f}",
-        "0.02 squared": f"{0.02**2:.4f}",
+        "0.02 squared": f"${0.02**2:.4f}\\, d_\\text{{model}}$",
         "N(0, 0.02) std at 3": f"{3 * 0.02**2:.4f}",
-        "N(0, 0.02) std at 768": f"{d_model * 0.02**2:.2f}",
+        "N(0, 0.02) std at 768": [f"{d_model * 0.02**2:.2f}"] * 2,
         "range of six draws": f"{range_of_six():.1f}",
     }
-    assert f"{real['N(0, 0.02)'][JS]:.2f}" == computed["real JS, rounded"]
-    check_prose_numbers(
-        "random-heads.md",
+    return dict(
         computed=computed,
         # U(0, 1), mean 0 and variance 1, 1/6 of six tokens, JS between 0 and 1 bit,
         # std 0.02 (GPT-2; Radford et al. 2018, section 4.1), GPT-2 small's 768 and
@@ -338,3 +337,16 @@ def test_prose_numbers():
         definitions={"0", "1", "2", "3", "6", "12", "36", "64", "300", "768", "0.02"}
         | {"2018", "4.1", "2019", "2.3"},
     )
+
+
+def test_prose_numbers():
+    registered = prose_numbers()
+    rounded = registered["computed"]["real JS, rounded"]
+    assert f"{real['N(0, 0.02)'][JS]:.2f}" == rounded  # both, "about 0.03"
+    check_prose_numbers("random-heads.md", **registered)
+
+
+def test_a_digit_changed_in_the_prose_fails_naming_its_line():
+    """Every one-digit change of a prose number, planted in a copy of the page."""
+    counts = check_digit_changes("random-heads.md", **prose_numbers())
+    assert counts["planted"] > 300 and counts["failed naming the line"] > 250

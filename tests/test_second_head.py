@@ -21,7 +21,7 @@ from snippets.second_head.ex04_concatenate import concatenated
 from snippets.second_head.ex05_output_projection import W_o, out
 from snippets.second_head.ex07_heads_add_up import from_head_1, from_head_2
 from snippets.second_head.ex08_qk_circuits import qk1, qk2
-from tests.pages import DOCS, check_prose_numbers
+from tests.pages import DOCS, check_digit_changes, check_prose_numbers
 
 JOURNEY = tokens.index("journey")
 
@@ -135,18 +135,32 @@ def test_the_page_cites_its_sources():
     assert "**residual stream**" in text
 
 
-def test_prose_numbers():
+def rank(matrix: torch.Tensor) -> int:
+    return torch.linalg.matrix_rank(matrix).item()
+
+
+def prose_numbers() -> dict:
+    """check_prose_numbers' registration: each number once per occurrence (tied
+    to its words where the number is also a definition, as 2 and 3 are here)."""
     your = tokens.index("Your")
-    check_prose_numbers(
-        "second-head.md",
+    return dict(
         computed={
             "head 2 on Your": f"{w2[JOURNEY, your]:.0%}",
             "third coordinate of Your": f"{inputs[your, 2]:.2f}",
-            "scale": f"{W_q2[2, 0]:.0f}",
-            "score multiplier": f"{W_q2[2, 0] * W_k2[2, 0]:.0f}",
-            "QK entry of head 2": f"{qk2[2, 2]:.0f}",
-            "d_v of head 2": str(values2.shape[-1]),
-            "rank of head 1's question": str(torch.linalg.matrix_rank(qk1).item()),
+            "scale": [
+                f"scaled by {W_q2[2, 0]:.0f}",
+                f"the scale of {W_q2[2, 0]:.0f}?",  # the note's title
+                f"query and key by {W_q2[2, 0]:.0f}",
+            ],
+            "score multiplier": f"every score by {W_q2[2, 0] * W_k2[2, 0]:.0f}",
+            "QK entry of head 2": [
+                f"entry, {qk2[2, 2]:.0f}, in",
+                f"${qk2[2, 2]:.0f}\\, e_3",
+                f"is {qk2[2, 2]:.0f} times the",
+            ],
+            "d_v of head 2": f"values have width {values2.shape[-1]}",
+            "rank of head 1's question": f"its rank is {rank(qk1)}, the most",
+            "rank of head 2's question": f"so its rank is {rank(qk2)},",
             "second singular value over the first": f"{second_over_first():.0%}",
             "alt: Your's weight when Your asks": f"{w2[your, your]:.2f}",
             "alt: Your's weight when one asks": f"{w2[tokens.index('one'), your]:.2f}",
@@ -155,3 +169,13 @@ def test_prose_numbers():
         # sections 3 and 4; Vaswani et al. 2017, section 3.1; Elhage et al. 2021
         definitions={"1", "2", "3", "4", "2019", "2017", "3.1", "2021"},
     )
+
+
+def test_prose_numbers():
+    check_prose_numbers("second-head.md", **prose_numbers())
+
+
+def test_a_digit_changed_in_the_prose_fails_naming_its_line():
+    """Every one-digit change of a prose number, planted in a copy of the page."""
+    counts = check_digit_changes("second-head.md", **prose_numbers())
+    assert counts["planted"] > 100 and counts["failed naming the line"] > 50

@@ -102,7 +102,8 @@ def test_prose_numbers():
         computed={
             "parameters": str(params_two),
             "softmax rows, two heads": str(2 * inputs.shape[0]),
-            "softmax rows, one head": str(inputs.shape[0]),
+            "weights in a row": f"rows of {inputs.shape[0]} weights",
+            "softmax rows, one head": f"one head normalises {inputs.shape[0]}",
         },
         definitions={"1", "2", "3", "4"},  # exercise numbers, widths, 3 x 3 x 4
     )
