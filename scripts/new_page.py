@@ -101,8 +101,13 @@ def test_the_input_is_six_tokens_of_three_numbers():
 def test_prose_numbers():
     check_prose_numbers(
         "{name}.md",
-        # numbers the prose restates from a result: label -> the code's string
-        computed={{"tokens": str(x.shape[0]), "per token": str(x.shape[1])}},
+        # each occurrence of a result in the prose: label -> the code's string,
+        # alone ("6") or with a few of the words around it on the page, which
+        # tie it to its sentence; a list for a result the prose says again
+        computed={{
+            "tokens": f"holds {{x.shape[0]}} tokens",
+            "per token": f"of {{x.shape[1]}} numbers each",
+        }},
         # numbers that are inputs or facts, not results (a width, a year){note}
         definitions={definitions},
     )
@@ -254,7 +259,7 @@ def scaffold(name: str, title: str | None, after: str | None) -> list[str]:
     new_index = add_to_index(index.read_text(encoding="utf-8"), item, previous)
 
     in_title = set(NUMBER.findall(title))
-    definitions = sorted(in_title - {"6", "3"})  # 6 and 3 are computed
+    definitions = sorted(in_title)  # the computed 6 and 3 are tied to their words
     fields = {
         "name": name,
         "package": package,
