@@ -282,13 +282,16 @@ def prose_number_lines(path: Path) -> dict[str, list[int]]:
 _ANY_NUMBER = _NUMBER.pattern.removeprefix(r"(?<![\w.])").removesuffix(r"(?![\w])")
 
 
-def _words_pattern(phrase: str, numbers: str | None = None) -> re.Pattern:
+def _words_pattern(
+    phrase: str, numbers: str | None = None, blanks: bool = False
+) -> re.Pattern:
     """`phrase` as the prose may write it: a space in it is any run of spaces and
     line breaks, and it neither starts nor ends inside a word or a number.
-    `numbers`: what each of its numbers may be instead (a near miss), if not itself;
-    "{}" in the phrase is a number, captured."""
+    `numbers`: what each of its numbers may be instead (a near miss), if not itself.
+    `blanks`: "{}" in the phrase is a number, captured."""
     parts, at = [], 0
-    for match in re.finditer(_NUMBER.pattern + r"|\{\}", phrase):
+    blank = r"|\{\}" if blanks else ""
+    for match in re.finditer(_NUMBER.pattern + blank, phrase):
         parts.append(re.escape(phrase[at : match.start()]))
         if match.group() == "{}":
             parts.append(f"({_ANY_NUMBER})")
@@ -297,8 +300,9 @@ def _words_pattern(phrase: str, numbers: str | None = None) -> re.Pattern:
         at = match.end()
     parts.append(re.escape(phrase[at:]))
     body = re.sub(r"(\\\s|\s)+", r"\\s+", "".join(parts))
-    before = r"(?<![\w.])" if re.match(r"[\w{]", phrase) else ""
-    after = r"(?!\w)" if re.search(r"[\w}]$", phrase) else ""
+    edge = r"\w" + blank  # a phrase that starts or ends with a word or a number
+    before = r"(?<![\w.])" if re.match(edge, phrase) else ""
+    after = r"(?!\w)" if re.search(f"(?:{edge})$", phrase) else ""
     return re.compile(before + body + after)
 
 
@@ -549,7 +553,7 @@ def prose_value(page: str, phrase: str) -> str:
     claim's test to compare the code's result with what the page prints."""
     __tracebackhide__ = True
     text = prose(DOCS / page)
-    found = _words_pattern(phrase).findall(text)
+    found = _words_pattern(phrase, blanks=True).findall(text)
     assert len(found) == 1, (
         f"docs/{page}: the prose says {phrase!r} {_times(len(found))}, a test "
         "reads its number from there and needs it once: update the phrase in the "
