@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 # OpenMP threads wait without spinning: on a busy machine, spinning costs 4x (tests/page_plugin.py)
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: serve test build lint format page new-page update-outputs bench audit clean chromium
+.PHONY: serve test build lint format page new-page update-outputs bench seeds audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -93,6 +93,12 @@ update-outputs: $(STAMP)  ## rewrite every output block on the pages from the co
 bench: $(STAMP)  ## time every attention variant (a minute or two); the cost page shows it
 	$(BIN)/python -m benchmarks.bench_attention
 	$(BIN)/python -m pytest docs/cost.md --update-outputs -q -p no:cacheprovider
+
+# Writes snippets/training/seed_results.py, then the output blocks of the pages that
+# print from it, so that the tests agree with the new records.
+seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); the page shows the rates
+	$(BIN)/python -m benchmarks.fresh_seeds
+	$(BIN)/python -m pytest docs/training.md docs/ablation.md --update-outputs -q -p no:cacheprovider
 
 audit: $(STAMP) $(NODE_STAMP) chromium  ## Lighthouse (mobile) on every page of a fresh build: a table
 	$(BIN)/python scripts/audit.py

@@ -12,7 +12,8 @@ from inspect import signature
 import pytest
 import torch
 
-from snippets.training.ex01_task import T, make_batch
+from benchmarks import fresh_seeds
+from snippets.training.ex01_task import D_MODEL, T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
 from snippets.training.ex05_train import STEPS, accuracy, held_out, train
 from snippets.training.ex06_measures import (
@@ -20,6 +21,7 @@ from snippets.training.ex06_measures import (
     js_divergence,
     where_heads_look,
 )
+from snippets.training.seed_results import seed_results
 from tests.pages import DOCS, check_prose_numbers, lazy
 
 # Imported before this file's first test, not while collecting (tests/pages.py):
@@ -27,6 +29,8 @@ from tests.pages import DOCS, check_prose_numbers, lazy
 runs = lazy("snippets.training.ex07_run_seeds")
 claims = lazy("snippets.training.ex13_claims")
 before_after = lazy("snippets.training.ex09_before_after")
+fresh = lazy("snippets.training.ex14_fresh_seeds")
+crossing = lazy("snippets.ablation.ex04_every_seed")  # fresh_seeds.measure uses it
 
 
 SEEDS = range(5)  # the page's seeds (runs.SEEDS): known while collecting
@@ -43,7 +47,8 @@ def outcomes() -> dict[int, "runs.Outcome"]:
 
 def test_targets_are_the_two_lookups():
     x, y = make_batch(64, torch.Generator().manual_seed(1))
-    assert x.shape == (64, T, 4) and y.shape == (64, T, 2)
+    assert x.shape == (64, T, D_MODEL) == (64, T, 2 + T) and y.shape == (64, T, 2)
+    assert (x[..., 2:] == torch.eye(T)).all()  # the one-hot places
     for n in range(64):
         largest = x[n, :, 1].argmax()
         for i in range(T):
@@ -52,7 +57,8 @@ def test_targets_are_the_two_lookups():
 
 
 def test_two_heads_and_one_wide_head_have_the_same_parameter_count():
-    assert count_parameters(Attention(2, 2)) == count_parameters(Attention(1, 4)) == 70
+    n = count_parameters(Attention(2, 2))
+    assert n == count_parameters(Attention(1, 4)) == 3 * (D_MODEL * 4 + 4) + 4 * 2 + 2
 
 
 def test_attention_rows_sum_to_one():
@@ -124,22 +130,23 @@ def test_one_head_of_width_4_is_clearly_worse(outcomes, seed):
     o = outcomes[seed]
     assert o.one.test_accuracy.mean() <= claims.ONE_HEAD_MAX_ACCURACY
     assert o.one.test_mse >= claims.ONE_HEAD_MIN_MSE_RATIO * o.two.test_mse
-    # The prose: it always misses the largest-key lookup ...
-    assert o.one.test_accuracy[1] < 0.2
+    # The prose: it learns one of the two lookups and misses the other.
+    assert o.one.test_accuracy.max() > claims.TWO_HEADS_MIN_ACCURACY
+    assert o.one.test_accuracy.min() < 0.2
 
 
-def test_one_head_answers_close_to_0_for_the_largest_key_output(outcomes):
+def test_one_head_answers_close_to_0_for_the_output_it_misses(outcomes):
     x, y = held_out()
     for o in outcomes.values():
+        missed = o.one.test_accuracy.argmin()
         with torch.no_grad():
-            guess = o.one.after(x)[0][..., 1]
-        assert guess.abs().mean() < 0.2 < y[..., 1].abs().mean() / 2
+            guess = o.one.after(x)[0][..., missed]
+        assert guess.abs().mean() < 0.2 < y[..., missed].abs().mean() / 2
 
 
-def test_one_head_sometimes_learns_the_previous_token_and_sometimes_neither(outcomes):
-    # ... in some seeds it learns the previous-token lookup, in others neither.
-    previous = [o.one.test_accuracy[0].item() for o in outcomes.values()]
-    assert max(previous) > 0.9 and min(previous) < claims.ONE_HEAD_MAX_ACCURACY
+def test_the_one_wide_head_learns_either_lookup(outcomes):
+    learned = {o.one.test_accuracy.argmax().item() for o in outcomes.values()}
+    assert learned == {0, 1}  # among the page's seeds, each lookup at least once
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -221,17 +228,17 @@ def test_the_sample_has_its_largest_key_feature_at_position_3():
 
 
 def test_alt_before_after(outcomes):
-    """Before: every cell between a tenth and a quarter. After: head 1 on the
-    starred position, head 2 on the position just before."""
+    """Before: every cell between a tenth and a quarter. After: head 2 on the
+    starred position, head 1 on the position just before."""
     first = outcomes[0]
     with torch.no_grad():
         before = first.two.before(before_after.sample)[1][0]  # (2, T, T)
         after = first.two.after(before_after.sample)[1][0]
     assert before.min() > 0.1 and before.max() < 0.25
-    assert (after[0].argmax(-1) == 3).all() and after[0][:, 3].min() > 0.9
+    assert (after[1].argmax(-1) == 3).all() and after[1][:, 3].min() > 0.9
     previous = (torch.arange(T) - 1) % T
-    assert (after[1].argmax(-1) == previous).all()
-    assert after[1][torch.arange(T), previous].min() > 0.9
+    assert (after[0].argmax(-1) == previous).all()
+    assert after[0][torch.arange(T), previous].min() > 0.9
 
 
 def test_alt_one_wide_head(outcomes):
@@ -273,9 +280,12 @@ def test_before_training_the_scores_are_close_and_the_rows_near_uniform(outcomes
         assert weights.min() > LOWEST and weights.max() < HIGHEST
 
 
-def test_the_first_head_takes_the_largest_key_lookup_in_every_seed(outcomes):
-    for o in outcomes.values():
-        assert o.looks.argmax(dim=0).tolist() == [1, 0]  # previous: head 2; max k: 1
+def test_which_head_takes_which_job_is_down_to_the_seed(outcomes):
+    firsts = [o.looks[:, 0].argmax().item() for o in outcomes.values()]
+    assert set(firsts) == {0, 1}  # among the page's seeds, both ways round
+    fresh_firsts = fresh.rows["the first head took the previous-token lookup"]
+    n = len(seed_results["runs"])
+    assert 0.25 * n < fresh_firsts < 0.75 * n  # neither head is favoured
 
 
 def test_counts_in_words():
@@ -315,3 +325,85 @@ def test_the_loss_figure_draws_every_run_averaged_over_10_steps(outcomes):
         want = torch.tensor(run.losses).view(-1, 10).mean(1)
         torch.testing.assert_close(drawn, want.to(drawn.dtype))
         assert list(line.get_xdata()) == list(range(5, STEPS, 10))
+
+
+# --- 100 seeds that the page does not show (make seeds) ------------------------------
+
+# Eight of them, spread over the range, trained again by the suite: each gives the
+# record that `make seeds` wrote for it, so the records are what the code does.
+SAMPLE = range(fresh_seeds.SEEDS.start + 6, fresh_seeds.SEEDS.stop, 12)
+
+
+def test_the_seed_results_are_for_this_code():
+    assert seed_results["code"] == fresh_seeds.code_key(), (
+        "snippets/training/seed_results.py is stale: the training code, the claims "
+        "or the ablation check changed since `make seeds` wrote it. Run `make seeds` "
+        "(a few minutes), which rewrites it and the pages' output blocks."
+    )
+    assert seed_results["seeds"] == (fresh_seeds.SEEDS.start, fresh_seeds.SEEDS.stop)
+    assert list(seed_results["runs"]) == list(fresh_seeds.SEEDS)
+    assert list(seed_results["first set-up"]) == list(fresh_seeds.SEEDS)
+    assert len(fresh_seeds.SEEDS) >= 100
+    assert not set(fresh_seeds.SEEDS) & set(SEEDS)  # none of them is on the page
+
+
+def test_the_sample_is_spread_over_the_fresh_seeds():
+    assert len(SAMPLE) >= 8 and set(SAMPLE) <= set(fresh_seeds.SEEDS)
+    assert max(SAMPLE) - min(SAMPLE) > 0.8 * len(fresh_seeds.SEEDS)
+
+
+@pytest.mark.parametrize("seed", SAMPLE)
+def test_a_fresh_seed_gives_its_record_and_the_pages_result(seed):
+    record = fresh_seeds.measure(seed)
+    assert record == seed_results["runs"][seed]
+    assert record["broken"] == []  # two heads meet every claim
+    assert min(record["one head"]) < claims.TWO_HEADS_MIN_ACCURACY
+
+
+@pytest.mark.parametrize("seed", SAMPLE[::4])
+def test_a_fresh_seed_gives_its_record_for_the_first_setup(seed):
+    assert fresh_seeds.measure_first_setup(seed) == seed_results["first set-up"][seed]
+
+
+def test_the_first_setup_is_the_pages_first_version():
+    x, y = fresh_seeds.circle_batch(3, torch.Generator().manual_seed(0))
+    assert x.shape == (3, T, 4)
+    angle = 2 * math.pi * torch.arange(T) / T
+    torch.testing.assert_close(x[0, :, 2], angle.cos())
+    torch.testing.assert_close(x[0, :, 3], angle.sin())
+    fresh_x, fresh_y = make_batch(3, torch.Generator().manual_seed(0))
+    assert torch.equal(x[..., :2], fresh_x[..., :2]) and torch.equal(y, fresh_y)
+
+
+def test_the_first_setup_leaves_the_page_as_it_was():
+    from snippets.training import ex03_model, ex05_train
+
+    kept = ex05_train.make_batch, ex03_model.D_MODEL, ex05_train.BATCH, ex05_train.LR
+    with pytest.raises(ZeroDivisionError):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(ex05_train, "train", lambda **_: 1 / 0)
+            fresh_seeds.measure_first_setup_afresh(0)
+    assert kept == (
+        ex05_train.make_batch,
+        ex03_model.D_MODEL,
+        ex05_train.BATCH,
+        ex05_train.LR,
+    )
+
+
+def test_the_results_file_is_written_as_the_page_reads_it(tmp_path):
+    path = tmp_path / "seed_results.py"
+    fresh_seeds.write(seed_results, path)
+    namespace = {}
+    exec(path.read_text(encoding="utf-8"), namespace)
+    assert namespace["seed_results"] == seed_results
+    assert path.read_text(encoding="utf-8") == fresh_seeds.OUTPUT.read_text("utf-8")
+
+
+def test_the_page_shows_the_results_file_and_its_rates():
+    page = (DOCS / "training.md").read_text(encoding="utf-8")
+    assert '--8<-- "snippets/training/seed_results.py"' in page
+    runs_ = seed_results["runs"].values()
+    assert fresh.meet == sum(not r["broken"] for r in runs_)
+    assert fresh.meet >= fresh.MIN_SHARE * len(runs_)
+    assert fresh.wide <= fresh.MAX_SHARE * len(runs_)

@@ -11,12 +11,13 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def heads_removed(removed, head_dim):
+def heads_removed(removed, head_dim, mean=None):
     """Inside the `with`, the given heads contribute nothing.
 
     removed: {output projection: [head, ...]}. A forward pre-hook sees the
     projection's input, the context (..., heads * head_dim), before the
-    projection does, and hands on a copy with those heads' columns zeroed.
+    projection does, and hands on a copy with those heads' columns zeroed,
+    or, given the context's mean over the data (mean ablation), set to it.
     """
 
     def zero(heads):
@@ -24,7 +25,8 @@ def heads_removed(removed, head_dim):
             (context,) = args
             context = context.clone()  # the caller's tensor stays as it was
             for h in heads:
-                context[..., h * head_dim : (h + 1) * head_dim] = 0
+                columns = slice(h * head_dim, (h + 1) * head_dim)
+                context[..., columns] = 0 if mean is None else mean[columns]
             return (context,)
 
         return hook

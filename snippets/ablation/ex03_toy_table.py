@@ -18,9 +18,26 @@ def roles(model):
     return [LOOKUPS[place] for place in looks.argmax(dim=1).tolist()]
 
 
-def lookup_accuracy(model, removed=()):
-    """Accuracy on each lookup, with the heads in `removed` zeroed: (2,)."""
-    with torch.no_grad(), heads_removed({model.W_o: removed}, model.d_head):
+def context_mean(model):
+    """The context W_o receives, averaged over every test position."""
+    seen = []
+    hook = model.W_o.register_forward_pre_hook(lambda _, a: seen.append(a[0]))
+    try:
+        with torch.no_grad():
+            model(x)
+    finally:
+        hook.remove()
+    return seen[0].mean(dim=(0, 1))  # (heads * d_head,)
+
+
+def lookup_accuracy(model, removed=(), mean=False):
+    """Accuracy on each lookup, with the heads in `removed` zeroed (or set
+    to their mean output, mean=True): (2,)."""
+    fill = context_mean(model) if mean else None
+    with (
+        torch.no_grad(),
+        heads_removed({model.W_o: removed}, model.d_head, fill),
+    ):
         return accuracy(model(x)[0], y)
 
 

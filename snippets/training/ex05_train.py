@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 import torch.nn.functional as F
 
 STEPS = 800
-BATCH = 128
-LR = 0.05
+BATCH = 256
+LR = 0.1
 N_TEST = 4096
 
 
