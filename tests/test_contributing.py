@@ -529,3 +529,19 @@ def test_make_installs_node_modules_when_package_lock_changes(clone):
     (clone / "package-lock.json").write_bytes(lock.replace(b"{", b"{\n", 1))
     newer(clone / "package-lock.json", than=stamp)
     assert set_up(clone)[1] == ["npm ci --no-audit --no-fund --loglevel=error"]
+
+
+def test_git_ignores_a_linked_venv_and_node_modules(tmp_path):
+    """`.venv/` in .gitignore matches a folder only: a link showed as untracked."""
+    shutil.copy(ROOT / ".gitignore", tmp_path)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for name in (".venv", "node_modules"):
+        (tmp_path / name).symlink_to(tmp_path / "elsewhere")
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert status.stdout.split() == ["??", ".gitignore"]
