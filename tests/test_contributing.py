@@ -251,6 +251,12 @@ def test_make_page_fails_on_a_drifted_output_naming_its_line(scaffolded):
         f"docs/demo-page.md:{line}: the page's output block does not match"
         in result.stdout
     )
+    # the page's own update, not `make update-outputs`, which rewrites every page
+    assert (
+        "If the change is intended, run `make page PAGE=demo-page UPDATE=1`."
+        in result.stdout
+    )
+    assert "update-outputs" not in result.stdout
     assert "make page: demo-page failed: tests" in result.stdout
 
 
