@@ -108,7 +108,7 @@ def test_every_file_it_names_exists():
     the build generates, and the files of the example page `make new-page` makes."""
     scaffolded = re.search(r"make new-page NAME=([\w-]+)", CONTRIBUTING)[1]
     examples = {scaffolded, "my-page"}  # pages the text imagines
-    generated = ("assets/figures/", "notebooks/", ".cache/")
+    generated = ("assets/figures/", "notebooks/", ".cache/", "test-artifacts/")
     paths = [
         s
         for s in inline_code(CONTRIBUTING)
