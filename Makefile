@@ -55,8 +55,8 @@ $(NODE_STAMP): package.json package-lock.json
 	  echo "does not hold this package-lock.json's checksum: what is installed there"; \
 	  echo "may be other packages. make does not run npm ci through a link: it would"; \
 	  echo "empty $$target and put a folder in place of the link. Either"; \
-	  echo "  run 'make $(NODE_STAMP)' in the checkout that folder belongs to,"; \
-	  echo "  if its package-lock.json is this one, or"; \
+	  echo "  run 'make -B $(NODE_STAMP)' in the checkout that folder belongs to,"; \
+	  echo "  if its package-lock.json is this one (npm ci there, then the stamp), or"; \
 	  echo "  install a folder of your own: rm node_modules && make $(NODE_STAMP)"; \
 	  exit 1; \
 	fi; \
