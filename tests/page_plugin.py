@@ -42,6 +42,17 @@ from tests.pages import (
 
 TALLY = Counter()
 UPDATES: dict[Path, dict[int, str]] = {}  # page -> {page line of code block: output}
+# Set by `make page` (scripts/check_page.py) for the runs it starts.
+UNDER_MAKE_PAGE = "HEADS_MAKE_PAGE"
+
+
+def update_hint(page_name: str) -> str:
+    """The command that rewrites a page's output blocks from its code: under `make
+    page` the page's own (`make update-outputs` rewrites every page)."""
+    page = f"`make page PAGE={Path(page_name).stem} UPDATE=1`"
+    if os.environ.get(UNDER_MAKE_PAGE):
+        return page
+    return f"{page} (or `make update-outputs` for every page)"
 
 
 def pytest_addoption(parser):
@@ -165,6 +176,14 @@ class PageBlock(TestBlock):
                 + "".join(_numbered(self.obj.code))
             ) from error
         TALLY["code blocks executed"] += 1
+        if GRAD_FN.search(actual):
+            raise PageError(
+                f"{where}: the block prints a tensor that records how it was computed "
+                f"for autograd ({GRAD_FN.search(actual)[0]}...): a reader does not "
+                "need it, and it changes with the last operation. Print results "
+                "computed under `with torch.no_grad():` (or `t.detach()`); see "
+                "CONTRIBUTING.md.\n" + actual
+            )
         expected = self.obj.expected_output
         if self.config.getoption("update_outputs"):
             if actual != (expected or ""):
@@ -174,7 +193,7 @@ class PageBlock(TestBlock):
             if actual:
                 raise PageError(
                     f"{where}: the block prints, but the page shows no output block "
-                    f"after it (run `make update-outputs`):\n{actual}"
+                    f"after it (run {update_hint(self.page_name)}):\n{actual}"
                 )
             return
         TALLY["outputs checked"] += 1
@@ -216,7 +235,7 @@ class PageBlock(TestBlock):
             f"{self.page_name}:{line}: the page's output block does not match what "
             f"the code block at line {self.page_line} prints.\n"
             + "".join(diff)
-            + "\nIf the change is intended, run `make update-outputs`."
+            + f"\nIf the change is intended, run {update_hint(self.page_name)}."
         )
 
     def repr_failure(self, excinfo):
@@ -228,8 +247,62 @@ class PageBlock(TestBlock):
         return self.path, self.page_line - 1, f"{self.page_name}:{self.page_line}"
 
 
+GRAD_FN = re.compile(r"grad_fn=<\w*>")
+
+
 def _numbered(code: str) -> list[str]:
     return [f"  {n:>3} | {line}\n" for n, line in enumerate(code.splitlines(), 1)]
+
+
+# -- a test file that imports a snippet module that is not there ---------------------
+
+MISSING_SNIPPET = re.compile(
+    r"ModuleNotFoundError: No module named '(snippets\.[\w.]+)'"
+)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    """A test file that cannot import a snippet module (renamed or deleted, as the
+    scaffold's first one often is) fails naming the module, the file it would
+    be, the page and the snippet files that are there."""
+    report = yield
+    if report.failed and isinstance(collector, pytest.Module):
+        missing = MISSING_SNIPPET.search(str(report.longrepr))
+        if missing:
+            report.longrepr = (
+                missing_snippet(collector.path, missing[1])
+                + "\n\n"
+                + str(report.longrepr)
+            )
+    return report
+
+
+def missing_snippet(test_file: Path, module: str) -> str:
+    """What to say when `test_file` cannot import `module` (snippets.x.y)."""
+    where = test_file.relative_to(ROOT)
+    lines = test_file.read_text(encoding="utf-8").split("\n")
+    line = next((n for n, t in enumerate(lines, 1) if module in t), None)
+    parts = module.split(".")
+    path = Path(*parts)
+    message = (
+        f"{where}:{line}: imports {module}, but there is no {path}.py"
+        if line
+        else f"{where}: an import it makes needs {module}, but there is no {path}.py"
+    )
+    if len(parts) > 1:
+        folder = ROOT / "snippets" / parts[1]
+        page = DOCS / f"{parts[1].replace('_', '-')}.md"
+        if not folder.is_dir():
+            message += f" (no folder snippets/{parts[1]}/)"
+        else:
+            files = sorted(p.name for p in folder.glob("ex*.py"))
+            message += (
+                f"; snippets/{parts[1]}/ holds: {', '.join(files) or 'no exNN file'}"
+            )
+        if page.is_file():
+            message += f" (the snippets of {page.relative_to(ROOT)})"
+    return message + ". Import from the file that defines it now."
 
 
 # -- update mode ---------------------------------------------------------------------
@@ -283,11 +356,22 @@ def pytest_testnodedown(node, error):
 
 def pytest_terminal_summary(terminalreporter):
     if TALLY["pages"]:
+        broken = [
+            r.nodeid
+            for r in terminalreporter.stats.get("error", [])
+            if isinstance(r, pytest.CollectReport)
+        ]
         terminalreporter.write_line(
             f"pages: {TALLY['pages']}, code blocks executed: "
             f"{TALLY['code blocks executed']}, outputs checked: "
             f"{TALLY['outputs checked']}, blocks skipped with a reason: "
             f"{TALLY['skipped with a reason']}"
+            + (
+                f" (pytest ran nothing: {', '.join(broken)} could not be collected;"
+                " the ERRORS above say why)"
+                if broken and not TALLY["code blocks executed"]
+                else ""
+            )
         )
     for path, outputs in UPDATES.items():
         terminalreporter.write_line(

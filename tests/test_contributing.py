@@ -2,7 +2,9 @@
 and file it names exists; `make new-page` scaffolds a page that passes its checks as
 generated; `make page` is the inner loop; `make format` formats before it fixes and
 lists what is left with file and line; `make` installs into an existing .venv
-instead of failing to re-create it."""
+instead of failing to re-create it, never runs npm ci through a linked
+node_modules, and in a clone whose .venv and node_modules are links to an
+installed checkout's changes nothing there."""
 
 from __future__ import annotations
 
@@ -106,7 +108,7 @@ def test_every_file_it_names_exists():
     the build generates, and the files of the example page `make new-page` makes."""
     scaffolded = re.search(r"make new-page NAME=([\w-]+)", CONTRIBUTING)[1]
     examples = {scaffolded, "my-page"}  # pages the text imagines
-    generated = ("assets/figures/", "notebooks/", ".cache/")
+    generated = ("assets/figures/", "notebooks/", ".cache/", "test-artifacts/")
     paths = [
         s
         for s in inline_code(CONTRIBUTING)
@@ -249,6 +251,12 @@ def test_make_page_fails_on_a_drifted_output_naming_its_line(scaffolded):
         f"docs/demo-page.md:{line}: the page's output block does not match"
         in result.stdout
     )
+    # the page's own update, not `make update-outputs`, which rewrites every page
+    assert (
+        "If the change is intended, run `make page PAGE=demo-page UPDATE=1`."
+        in result.stdout
+    )
+    assert "update-outputs" not in result.stdout
     assert "make page: demo-page failed: tests" in result.stdout
 
 
@@ -371,9 +379,10 @@ def test_make_installs_into_an_existing_venv_it_does_not_recreate(stamp_dir):
     result, calls = install(stamp_dir)  # up to date: nothing to do
     assert calls == [] and "up to date" in result.stdout
     newer(stamp_dir / "pyproject.toml", than=shared / ".installed")  # same content:
-    result, calls = install(stamp_dir)  # the stamp only
+    before = snapshot(shared)
+    result, calls = install(stamp_dir)  # nothing, not even the stamp's time
     assert result.returncode == 0 and calls == []
-    assert "up to date" in install(stamp_dir)[0].stdout
+    assert snapshot(shared) == before
     with open(stamp_dir / "pyproject.toml", "a") as file:  # changed: install again
         file.write("\n# a change\n")
     newer(stamp_dir / "pyproject.toml", than=shared / ".installed")
@@ -385,6 +394,15 @@ def newer(path: Path, than: Path) -> None:
     """Make `than` a second older than `path` (file times can be coarse)."""
     earlier = path.stat().st_mtime - 1
     os.utime(than, (earlier, earlier))
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under `folder`, with its content and modification time."""
+    return {
+        str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_make_creates_the_venv_when_there_is_none(stamp_dir):
@@ -399,3 +417,137 @@ def test_make_explains_a_venv_without_python(stamp_dir):
     result, calls = install(stamp_dir)
     assert result.returncode != 0 and calls == []
     assert ".venv exists but has no bin/python: remove it" in result.stdout
+
+
+# -- the node stamp, and a clone whose .venv and node_modules are links -------------
+
+FAKE_NPM = """#!/bin/bash
+echo "npm $*" >> "$LOG"
+if [ "$1" = ci ]; then mkdir -p node_modules && touch node_modules/axe.js; fi
+"""
+
+
+@pytest.fixture
+def clone(stamp_dir):
+    """A fresh clone's set-up files (newer than any stamp) with a fake npm on the
+    PATH that logs what it is asked to do, and another checkout, `installed`, set
+    up from the same files: a venv and a node_modules, each with its stamp."""
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(ROOT / name, stamp_dir)
+    (stamp_dir / "bin").mkdir()
+    npm = stamp_dir / "bin" / "npm"
+    npm.write_text(FAKE_NPM)
+    npm.chmod(0o755)
+    installed = stamp_dir / "installed"
+    (installed / ".venv" / "bin").mkdir(parents=True)
+    shutil.copy(stamp_dir / "fake-python", installed / ".venv" / "bin" / "python")
+    (installed / "node_modules").mkdir()
+    (installed / "node_modules" / "axe.js").write_text("// axe-core\n")
+    for stamp, source in [
+        (".venv/.installed", "pyproject.toml"),
+        ("node_modules/.installed", "package-lock.json"),
+    ]:
+        cksum = subprocess.run(
+            "cksum", stdin=(stamp_dir / source).open(), capture_output=True, text=True
+        )
+        (installed / stamp).write_text(cksum.stdout)
+        newer(stamp_dir / source, than=installed / stamp)
+    return stamp_dir
+
+
+def set_up(
+    folder: Path, *targets: str
+) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """`make test`'s set-up of .venv and node_modules (not the tests), or `targets`:
+    make's result and the npm and pip commands it ran."""
+    targets = targets or (".venv/.installed", "node_modules/.installed")
+    log = folder / "log"
+    log.unlink(missing_ok=True)
+    result = subprocess.run(
+        ["make", "--no-print-directory", *targets],
+        cwd=folder,
+        env={
+            **os.environ,
+            "LOG": str(log),
+            "PATH": f"{folder}/bin:{os.environ['PATH']}",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return result, log.read_text().splitlines() if log.exists() else []
+
+
+def test_the_setup_targets_are_the_ones_make_test_needs():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    prerequisites = re.search(r"^test: (.*?)(?:##|$)", makefile, re.M)[1].split()
+    assert prerequisites[:2] == ["$(STAMP)", "$(NODE_STAMP)"]
+    assert "STAMP := $(VENV)/.installed" in makefile
+    assert "NODE_STAMP := node_modules/.installed" in makefile
+
+
+def test_a_clone_with_linked_venv_and_node_modules_leaves_their_targets_alone(clone):
+    """The issue-19 trial: in a fresh clone, package*.json are newer than the
+    linked node_modules' stamp, and `npm ci` emptied the other checkout's folder."""
+    installed = clone / "installed"
+    (clone / ".venv").symlink_to(installed / ".venv")
+    (clone / "node_modules").symlink_to(installed / "node_modules")
+    before = snapshot(installed)
+    result, calls = set_up(clone)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert calls == []  # neither pip nor npm
+    assert (clone / ".venv").is_symlink() and (clone / "node_modules").is_symlink()
+    assert snapshot(installed) == before
+
+
+def test_make_never_runs_npm_ci_through_a_link(clone):
+    """A linked node_modules installed from another package-lock.json (or stamped
+    by an older Makefile, with no checksum): make stops and says what to do."""
+    installed = clone / "installed"
+    stamp = installed / "node_modules" / ".installed"
+    stamp.write_text("")
+    newer(clone / "package-lock.json", than=stamp)
+    (clone / "node_modules").symlink_to(installed / "node_modules")
+    before = snapshot(installed)
+    result, calls = set_up(clone, "node_modules/.installed")
+    assert result.returncode != 0 and calls == []  # npm never ran
+    assert "make does not run npm ci through a link" in result.stdout
+    assert f"node_modules is a link to {installed / 'node_modules'}" in result.stdout
+    assert "rm node_modules && make node_modules/.installed" in result.stdout
+    assert (clone / "node_modules").is_symlink() and snapshot(installed) == before
+
+
+def test_make_installs_node_modules_when_package_lock_changes(clone):
+    """A folder of its own: npm ci when there is no stamp or package-lock.json's
+    content changed, and nothing when only its time did."""
+    (clone / ".venv").symlink_to(clone / "installed" / ".venv")
+    result, calls = set_up(clone)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert calls == ["npm ci --no-audit --no-fund --loglevel=error"]
+    stamp = clone / "node_modules" / ".installed"
+    lock = (clone / "package-lock.json").read_bytes()
+    assert (
+        stamp.read_text()
+        == subprocess.run("cksum", input=lock, capture_output=True).stdout.decode()
+    )
+    newer(clone / "package-lock.json", than=stamp)
+    assert set_up(clone)[1] == []
+    (clone / "package-lock.json").write_bytes(lock.replace(b"{", b"{\n", 1))
+    newer(clone / "package-lock.json", than=stamp)
+    assert set_up(clone)[1] == ["npm ci --no-audit --no-fund --loglevel=error"]
+
+
+def test_git_ignores_a_linked_venv_and_node_modules(tmp_path):
+    """`.venv/` in .gitignore matches a folder only: a link showed as untracked."""
+    shutil.copy(ROOT / ".gitignore", tmp_path)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for name in (".venv", "node_modules"):
+        (tmp_path / name).symlink_to(tmp_path / "elsewhere")
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert status.stdout.split() == ["??", ".gitignore"]

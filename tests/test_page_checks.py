@@ -1,6 +1,7 @@
 """The page checks themselves: a drifted digit fails with a diff that names the page
 and the output block's line; `--update-outputs` repairs it; the numbers do not depend
-on thread count; an unregistered prose number is named with its line; every page is
+on thread count; a printed grad_fn and a test file's import of a missing snippet
+fail saying why; an unregistered prose number is named with its line; every page is
 in the nav and on the index, and a page that is not is named with the file to edit."""
 
 import os
@@ -59,6 +60,10 @@ def test_a_changed_digit_fails_with_a_diff_then_update_outputs_repairs_it(copy_o
     assert f"@@ -{output} +{output} @@" in result.stdout  # the diff in page lines
     assert "-tensor([0.3061, 0.8211])" in result.stdout
     assert "+tensor([0.3061, 0.8210])" in result.stdout
+    assert (  # under `make page`, the page's own (tests/test_contributing.py)
+        "If the change is intended, run `make page PAGE=one-head UPDATE=1` "
+        "(or `make update-outputs` for every page)." in result.stdout
+    )
 
     fixed = run_pytest(copy_of_repo, "docs/one-head.md", "--update-outputs")
     assert fixed.returncode == 0, fixed.stdout
@@ -75,6 +80,62 @@ def test_a_printing_block_without_an_output_block_fails(copy_of_repo):
     result = run_pytest(copy_of_repo, "docs/one-head.md")
     assert result.returncode == 1
     assert "the block prints, but the page shows no output block" in result.stdout
+
+
+@pytest.fixture
+def planted(tmp_path):
+    """A copy of the page machinery with no page and no snippet: plant your own."""
+    root = copy_sources(tmp_path, [n for n in COPY if n not in ("docs", "snippets")])
+    (root / "docs").mkdir()
+    (root / "snippets" / "demo_page").mkdir(parents=True)
+    (root / "snippets" / "__init__.py").write_text("")
+    (root / "snippets" / "demo_page" / "__init__.py").write_text("")
+    return root
+
+
+def test_a_printed_grad_fn_fails_naming_the_cause(planted):
+    """A tensor that tracks gradients prints `grad_fn=<...>`: the page check says
+    why, and what to print instead, even when the output block shows it too."""
+    # what `print(torch.ones(2, requires_grad=True) * 2)` prints (torch would take
+    # seconds to import in each run)
+    output = "tensor([2., 2.], grad_fn=<MulBackward0>)"
+    (planted / "docs" / "demo-page.md").write_text(
+        f'# Demo\n\n```python\nprint("{output}")\n```\n\n'
+        f"<!--pytest-codeblocks:expected-output-->\n\n```text\n{output}\n```\n",
+        encoding="utf-8",
+    )
+    for update in ([], ["--update-outputs"]):  # and UPDATE=1 does not write it in
+        result = run_pytest(planted, "docs/demo-page.md", *update)
+        assert result.returncode == 1, result.stdout
+        assert (
+            "docs/demo-page.md:3: the block prints a tensor that records how it was "
+            "computed for autograd (grad_fn=<MulBackward0>...)" in result.stdout
+        )
+        assert "`with torch.no_grad():`" in result.stdout
+
+
+def test_a_test_file_importing_a_missing_snippet_names_it_and_the_page(planted):
+    """The scaffold's ex01_first_step.py renamed, its test file's import left: the
+    failure names the module, the page and the files there, and the tally of code
+    blocks says why none ran (it said "code blocks executed: 0", no more)."""
+    (planted / "snippets/demo_page/ex01_lengths.py").write_text("x = 1\n")
+    (planted / "docs/demo-page.md").write_text("# Demo\n\n```python\nx = 1\n```\n")
+    (planted / "tests/test_demo_page.py").write_text(
+        '"""Claims."""\n\nfrom snippets.demo_page.ex01_first_step import x\n\n\n'
+        "def test_x():\n    assert x == 1\n"
+    )
+    result = run_pytest(planted, "docs/demo-page.md", "tests/test_demo_page.py")
+    assert result.returncode == 2, result.stdout
+    assert (
+        "tests/test_demo_page.py:3: imports snippets.demo_page.ex01_first_step, but "
+        "there is no snippets/demo_page/ex01_first_step.py; snippets/demo_page/ "
+        "holds: ex01_lengths.py (the snippets of docs/demo-page.md)" in result.stdout
+    )
+    assert (
+        "code blocks executed: 0, outputs checked: 0, blocks skipped with a reason: "
+        "0 (pytest ran nothing: tests/test_demo_page.py could not be collected"
+        in result.stdout
+    )
 
 
 def test_output_block_lines_are_found_on_the_page():

@@ -373,26 +373,84 @@ def set_scheme(page, scheme: str) -> None:
     assert body.get_attribute("data-md-color-scheme") == scheme
 
 
+# The page's blocks that heads.css gives `content-visibility: auto`: Chromium
+# paints one only when it comes near the screen, and a full-page screenshot does
+# not bring it there (everything below the first screen was blank, issue 19).
+BLOCKS = ".md-typeset > :is(p, div, ul, ol, table, details, pre, blockquote)"
+DRAW_ALL = ".md-typeset > * { content-visibility: visible !important; }"
+NEXT_FRAME = """() => new Promise((done) =>
+    requestAnimationFrame(() => done(document.body.offsetHeight)))"""
+
+
+def draw_whole_page(page) -> None:
+    """Lay out and paint every block of the page, on screen or not."""
+    page.add_style_tag(content=DRAW_ALL)
+    page.evaluate(NEXT_FRAME)
+
+
+def full_page_screenshot(page, path: Path) -> None:
+    """A full-page JPEG (quicker to encode than PNG) at `path`, with the whole
+    page drawn; every block of the page's content must show in it."""
+    draw_whole_page(page)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # where each block is on the page, and the page's width, in CSS pixels
+    width, boxes = page.evaluate(
+        """(selector) => [document.documentElement.scrollWidth,
+            [...document.querySelectorAll(selector)]
+            .map((e) => [e.getBoundingClientRect(), e])
+            .filter(([r]) => r.width > 0 && r.height > 0)
+            .map(([r, e]) => [r.left + scrollX, r.top + scrollY, r.right + scrollX,
+                              r.bottom + scrollY, e.tagName + ": " +
+                              e.textContent.trim().slice(0, 40)])]""",
+        BLOCKS,
+    )
+    page.screenshot(path=path, full_page=True, type="jpeg", quality=80)
+    blank = blank_blocks(path, width, boxes)
+    assert not blank, f"{path.name}: blocks drawn blank in the screenshot: {blank}"
+
+
+def blank_blocks(path: Path, width: float, boxes: list) -> list[str]:
+    """The boxes (left, top, right, bottom, label, in CSS pixels of a page
+    `width` wide) whose inside, a border's width in from their edges, is one
+    colour in the image at `path`: nothing drawn there but the block's own
+    background."""
+    from PIL import Image
+
+    image = Image.open(path)
+    # decoded at half the size (JPEG can, in a fraction of the time): text still
+    # shows as pixels far darker or lighter than the background
+    image.draft("L", (image.size[0] // 2, image.size[1] // 2))
+    image = image.convert("L")
+    scale = image.size[0] / width
+    blank = []
+    for left, top, right, bottom, label in boxes:
+        inset = 6  # past a border (an admonition's is 0.05rem; JPEG blurs it)
+        box = (left + inset, top + inset, right - inset, bottom - inset)
+        box = tuple(round(x * scale) for x in box)
+        if box[2] - box[0] < 1 or box[3] - box[1] < 1:
+            continue
+        darkest, lightest = image.crop(box).getextrema()
+        # measured: an undrawn block spans 0-4 levels, a drawn one 107 or more
+        if lightest - darkest < 48:
+            blank.append(label)
+    return blank
+
+
 def axe_both_schemes(
     page, screenshot: Path | None = None, dark_screenshot: bool = True
 ) -> dict[str, list]:
     """axe violations in the light and the dark scheme ({} when there are none),
     with a full-page screenshot saved as `screenshot`-scheme.jpg (light, and dark
-    too if `dark_screenshot`; JPEG is quicker to encode than PNG). Every rule runs
-    in the light scheme; in the dark one, the colour rules again (the rest cannot
-    change with the scheme, and axe is the suite's slowest step)."""
+    too if `dark_screenshot`), the whole page drawn (`full_page_screenshot`).
+    Every rule runs in the light scheme; in the dark one, the colour rules again
+    (the rest cannot change with the scheme, and axe is the suite's slowest
+    step)."""
     page.add_style_tag(content=NO_MOTION)
     found = {}
     for scheme, rules in (("default", None), ("slate", COLOUR_RULES)):
         set_scheme(page, scheme)
         if screenshot is not None and (scheme == "default" or dark_screenshot):
-            screenshot.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(
-                path=f"{screenshot}-{scheme}.jpg",
-                full_page=True,
-                type="jpeg",
-                quality=80,
-            )
+            full_page_screenshot(page, Path(f"{screenshot}-{scheme}.jpg"))
         violations = run_axe(page, rules)
         if violations:
             found[scheme] = violations

@@ -1,7 +1,8 @@
 """Every page of the built site, in Chromium: it loads cleanly, offline and
 privately, its math (typeset at build time) and images render in their own fonts
 (inline, fetching no KaTeX font), axe finds nothing in either scheme (switched with
-the palette toggle), and its copy button copies the code."""
+the palette toggle), its full-page screenshot shows every block, and its copy
+button copies the code."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from tests.browser.browser_kit import (
     ARTIFACTS,
     ROOT,
     axe_both_schemes,
+    blank_blocks,
     built_site,
     check_copy_button,
     docs_pages,
+    draw_whole_page,
     page_id,
     site_pages,
     site_url,
@@ -64,9 +67,9 @@ def math_in_system_fonts(page) -> list[str]:
     asks Chromium which fonts drew each element's text, with all of the page drawn
     (it leaves the page so)."""
     # everything drawn: off-screen blocks, collapsed solutions and every tab
+    draw_whole_page(page)
     page.add_style_tag(
-        content=".md-typeset > * { content-visibility: visible !important; }"
-        ".md-typeset .tabbed-block { display: block !important; }"
+        content=".md-typeset .tabbed-block { display: block !important; }"
     )
     page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = 1)")
     page.evaluate(
@@ -119,6 +122,21 @@ def check_math(page) -> None:
     assert page.locator(".katex-error").count() == 0
     assert page.evaluate(RAW_TEX) == []
     assert page.evaluate(UNSEEN_MATH) == []
+
+
+def test_a_block_drawn_blank_in_a_screenshot_is_named(tmp_path):
+    """What full_page_screenshot checks, on an image with one block drawn (a line
+    of dark text) and one left blank inside its border, as Chromium leaves a
+    block that content-visibility skips."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (400, 300), "white")
+    draw = ImageDraw.Draw(image)
+    draw.text((20, 30), "tensor([0.3061, 0.8210])", fill="black")
+    draw.rectangle((10, 150, 390, 250), outline="grey", width=2)  # its border only
+    image.save(tmp_path / "shot.jpg", quality=80)
+    boxes = [[10, 20, 390, 60, "P: drawn"], [10, 150, 390, 250, "DETAILS: blank"]]
+    assert blank_blocks(tmp_path / "shot.jpg", 400, boxes) == ["DETAILS: blank"]
 
 
 def test_the_pages_tested_are_the_pages_built():
