@@ -41,6 +41,7 @@ from mkdocs.utils import get_relative_url
 FIGURES = {
     "assets/figures/one-head-heatmap.svg": "snippets.one_head.ex05_heatmap",
     "assets/figures/second-head-heatmaps.svg": "snippets.second_head.ex06_heatmaps",
+    "assets/figures/second-head-pipeline.svg": "snippets.second_head.ex10_pipeline",
     "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex03_heatmaps",
     "assets/figures/training-loss.svg": "snippets.training.ex08_loss_curves",
     "assets/figures/training-before-after.svg": "snippets.training.ex09_before_after",

@@ -191,3 +191,83 @@ def test_svg_is_self_contained_and_deterministic(module):
     external = re.findall(r'(?:href|src)="(?!#|data:)([^"]+)"', first)
     assert external == []
     assert "url(http" not in first and "@import" not in first
+
+
+# -- the pipeline diagrams: every label is a shape that the code made -------------
+
+pipeline_toy = lazy("snippets.second_head.ex10_pipeline")
+
+
+def drawn_pipeline(fig):
+    """What a pipeline figure shows: its texts in drawing order, the number of
+    lanes, and per tile the lanes it covers (those whose middle lies inside it)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    (ax,) = fig.axes
+    boxes = [p for p in ax.patches if isinstance(p, FancyBboxPatch)]
+    lanes = [p.get_x() + p.get_width() / 2 for p in boxes if p.get_zorder() == 0]
+    covered = [
+        [i for i, m in enumerate(lanes) if p.get_x() < m < p.get_x() + p.get_width()]
+        for p in boxes
+        if p.get_zorder() > 0
+    ]
+    return [t.get_text() for t in ax.texts], len(lanes), covered
+
+
+def meant(title, heads, steps):
+    """What a pipeline figure should show, from the steps it was given."""
+    texts, covered = [title, *heads], []
+    for label, _, tiles in steps:
+        texts += [label, *(text for *_, text in tiles)]
+        covered += [list(range(first, first + span)) for first, span, _ in tiles]
+    n_lanes = max(first + span for _, _, tiles in steps for first, span, _ in tiles)
+    return texts, n_lanes, covered
+
+
+def tile_texts(steps) -> dict[str, list[str]]:
+    """A step's first word -> the texts of its tiles."""
+    return {label.split()[0]: [t for *_, t in tiles] for label, _, tiles in steps}
+
+
+def test_the_toy_pipeline_draws_the_shapes_of_the_pages_tensors():
+    from snippets.attention_inputs import inputs
+    from snippets.one_head.ex01_projections import keys, queries, values
+    from snippets.one_head.ex02_scores import scores
+    from snippets.one_head.ex04_context import context
+    from snippets.second_head.ex01_hand_set_head import keys2, queries2, values2
+    from snippets.second_head.ex02_context import context2
+    from snippets.second_head.ex04_concatenate import concatenated
+    from snippets.second_head.ex05_output_projection import W_o, out
+
+    toy = pipeline_toy
+    heads = ["head 1", "head 2"]
+    assert drawn_pipeline(toy.fig) == meant(toy.title, heads, toy.steps)
+    tiles, shape = tile_texts(toy.steps), toy.shape
+    assert tiles["input"] == [shape(inputs)] == ["(6, 3)"]
+    assert tiles["queries"] == [shape(queries), shape(queries2)] == ["(6, 2)", "(6, 1)"]
+    assert tiles["keys"] == [shape(keys), shape(keys2)]
+    assert tiles["values"] == [shape(values), shape(values2)] == ["(6, 2)"] * 2
+    assert tiles["scores"] == tiles["weights:"] == [shape(scores), shape(w2)]
+    assert tiles["weights:"] == [shape(weights), shape(w2)] == ["(6, 6)"] * 2
+    assert tiles["context:"] == [shape(context), shape(context2)]
+    assert tiles["concatenate"] == [shape(concatenated)] == ["(6, 4)"]
+    assert tiles["times"] == [shape(W_o)] and tiles["output"] == [shape(out)]
+
+
+def test_alt_toy_pipeline():
+    alt = alt_text("assets/figures/second-head-pipeline.svg")
+    tiles = tile_texts(pipeline_toy.steps)
+    (x,), (q1, q2), (k1, k2), (v1, v2) = (
+        tiles[k] for k in ("input", "queries", "keys", "values")
+    )
+    assert f"The input x, {x}, runs across both lanes" in alt
+    assert q1 == k1 == v1 and f"Head 1's queries, keys and values are {q1} each" in alt
+    assert q2 == k2 and f"head 2's queries and keys are {q2} and its values {v2}" in alt
+    (s1, s2), (w1, w2_), (c1, c2) = (
+        tiles[k] for k in ("scores", "weights:", "context:")
+    )
+    assert s1 == s2 == w1 == w2_ and c1 == c2
+    assert f"the scores and the weights are {s1} and the context is {c1}" in alt
+    (cat,), (w_o,), (y,) = (tiles[k] for k in ("concatenate", "times", "output"))
+    assert f"the concatenation is {cat}, W_o is {w_o} and the output is {y}" in alt
+
