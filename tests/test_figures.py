@@ -328,7 +328,7 @@ def check_module_pipeline(module, attn):
         "weights:": (b, attn.num_heads, t, t),
         "context:": tuple(context.shape),
         "concatenate": (b, t, attn.W_o.in_features),
-        "$W_o$": (attn.W_o.in_features, attn.W_o.out_features),
+        "W_o": (attn.W_o.in_features, attn.W_o.out_features),
         "output": tuple(out.shape),
     }
     # what record() kept is what the module computed, and it leaves no hook behind
@@ -387,7 +387,7 @@ def test_alt_mha_pipeline():
     t, d_head = pipeline_mha.t, pipeline_mha.d_head
     assert t == d_head and f"because here t and d_head are both {t}" in alt
     assert (
-        f"The concatenation, {mha['concatenate']}, W_o, {mha['$W_o$']}, and the "
+        f"The concatenation, {mha['concatenate']}, W_o, {mha['W_o']}, and the "
         f"output, {mha['output']}, span all the lanes again" in alt
     )
 
@@ -402,5 +402,5 @@ def test_alt_gqa_pipeline():
     assert f"the keys and the values are {gqa['keys']}: {h_kv} wide tiles" in alt
     assert f"the lanes of the {h // h_kv} query heads that share it" in alt
     assert f"From the scores on, {gqa['scores']}, every lane" in alt
-    rest = [gqa[step] for step in ("concatenate", "$W_o$", "output")]
+    rest = [gqa[step] for step in ("concatenate", "W_o", "output")]
     assert "as in multi-head attention: {}, {} and {}".format(*rest) in alt

@@ -58,16 +58,15 @@ def steps_of(seen):
     kv_axes = "(b, h, t, d_head)" if h_kv == h else "(b, h_kv, t, d_head)"
     rows = [  # what the step is, its axes, what it made, its tiles
         ("input x", "(b, t, d_model)", "x", every),
-        (r"queries $x\,W_q$, split", "(b, h, t, d_head)", "Q", heads),
-        (r"keys $x\,W_k$, split", kv_axes, "K", kv),
-        (r"values $x\,W_v$, split", kv_axes, "V", kv),
-        (r"scores $QK^\top / \sqrt{d_\mathrm{head}}$, masked",
-         "(b, h, t, t)", "scores", heads),
+        ("queries x W_q, split", "(b, h, t, d_head)", "Q", heads),
+        ("keys x W_k, split", kv_axes, "K", kv),
+        ("values x W_v, split", kv_axes, "V", kv),
+        ("scores Q Kᵀ / √d_head, masked", "(b, h, t, t)", "scores", heads),
         ("weights: softmax of each row", "(b, h, t, t)", "weights", heads),
         ("context: weights V", "(b, h, t, d_head)", "context", heads),
         ("concatenate the heads", "(b, t, h·d_head)", "concatenated",
          every),
-        (r"$W_o$", "(h·d_head, d_model)", "W_o", every),
+        ("W_o", "(h·d_head, d_model)", "W_o", every),
         ("output", "(b, t, d_model)", "out", every),
     ]  # fmt: skip
     kinds = {"x": "tokens", "concatenated": "tokens", "out": "tokens",

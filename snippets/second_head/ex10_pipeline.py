@@ -54,10 +54,10 @@ def pipeline(title, steps, heads=()):
     lane = (width - left - 0.05) / n  # one lane's width
     pad = min(0.05, lane / 10)  # between neighbouring tiles
     y = height - 0.2 - row / 2  # the middle of the title's line
-    ax.text(0.1, y + 0.1, title, fontsize=11, va="center", weight="bold")
+    ax.text(0.1, y + 0.1, title, fontsize=12, va="center", weight="bold")
     for c, name in enumerate(heads):
         x = left + (c + 0.5) * lane
-        ax.text(x, y - row, name, fontsize=10, ha="center", va="center")
+        ax.text(x, y - row, name, fontsize=11, ha="center", va="center")
     y -= row * bool(heads)  # the steps start below the heads' names
     bottom = y - (len(steps) + 0.5) * row  # where the lanes end
     for c in range(n):
@@ -70,7 +70,7 @@ def pipeline(title, steps, heads=()):
     ))  # fmt: skip
     for label, kind, tiles in steps:
         y -= row  # the middle of this step's row
-        ax.text(0.1, y, label, fontsize=10, va="center", linespacing=1.4)
+        ax.text(0.1, y, label, fontsize=11, va="center", linespacing=1.4)
         for first, span, text in tiles:
             x, w = left + first * lane + pad, span * lane - 2 * pad
             box(ax, x, y - 0.16, w, 0.32, FILL[kind], ec="#444444", lw=0.8)
@@ -95,18 +95,14 @@ def each(one, two):  # a tile in each head's lane
 
 steps = [
     ("input x", "tokens", both(inputs)),
-    (r"queries $Q = x\,W_q$", "Q", each(queries, queries2)),
-    (r"keys $K = x\,W_k$", "K", each(keys, keys2)),
-    (r"values $V = x\,W_v$", "V", each(values, values2)),
-    (r"scores $Q K^\top$", "scores", each(scores, scores2)),
-    (
-        r"weights: softmax of scores $/ \sqrt{d_k}$",
-        "scores",
-        each(weights, w2),
-    ),
+    ("queries Q = x W_q", "Q", each(queries, queries2)),
+    ("keys K = x W_k", "K", each(keys, keys2)),
+    ("values V = x W_v", "V", each(values, values2)),
+    ("scores Q Kᵀ", "scores", each(scores, scores2)),
+    ("weights: softmax of scores / √d_k", "scores", each(weights, w2)),
     ("context: weights V", "context", each(context, context2)),
     ("concatenate the heads", "tokens", both(concatenated)),
-    (r"times $W_o$", "weight", both(W_o)),
+    ("times W_o", "weight", both(W_o)),
     ("output", "tokens", both(out)),
 ]
 t, d_model = inputs.shape
