@@ -174,6 +174,7 @@ def test_the_page_cites_its_sources():
     assert '"independent and additive"' in text and "**QK circuit**" in text
     assert "**residual stream**" in text
     assert '"Attention Heads as Information Movement"' in text
+    assert '"Attention Heads are Independent and Additive"' in text
     assert "**OV circuit**" in text
 
 

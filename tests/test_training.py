@@ -366,3 +366,11 @@ def test_in_every_seed_the_heads_writes_add_up_to_the_models_output(outcomes):
             weights[:, head] @ x @ ov + bias for head, (ov, bias) in enumerate(circuits)
         )
         torch.testing.assert_close(total + model.W_o.bias, prediction)
+
+
+def test_the_ov_section_cites_its_source():
+    text = " ".join((DOCS / "training.md").read_text().split())
+    assert (
+        'Elhage et al. 2021, section "Attention Heads as Information Movement"' in text
+    )
+    assert "**OV circuit**" in text
