@@ -41,7 +41,14 @@ from mkdocs.utils import get_relative_url
 FIGURES = {
     "assets/figures/one-head-heatmap.svg": "snippets.one_head.ex05_heatmap",
     "assets/figures/second-head-heatmaps.svg": "snippets.second_head.ex06_heatmaps",
+    "assets/figures/second-head-pipeline.svg": "snippets.second_head.ex10_pipeline",
     "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex03_heatmaps",
+    "assets/figures/multi-head-attention-pipeline.svg": (
+        "snippets.multi_head_attention.ex10_pipeline"
+    ),
+    "assets/figures/grouped-query-attention-pipeline.svg": (
+        "snippets.grouped_query_attention.ex15_pipeline"
+    ),
     "assets/figures/training-loss.svg": "snippets.training.ex08_loss_curves",
     "assets/figures/training-before-after.svg": "snippets.training.ex09_before_after",
     "assets/figures/training-one-wide-head.svg": "snippets.training.ex12_one_wide_head",

@@ -191,3 +191,216 @@ def test_svg_is_self_contained_and_deterministic(module):
     external = re.findall(r'(?:href|src)="(?!#|data:)([^"]+)"', first)
     assert external == []
     assert "url(http" not in first and "@import" not in first
+
+
+# -- the pipeline diagrams: every label is a shape that the code made -------------
+
+pipeline_toy = lazy("snippets.second_head.ex10_pipeline")
+pipeline_mha = lazy("snippets.multi_head_attention.ex10_pipeline")
+pipeline_gqa = lazy("snippets.grouped_query_attention.ex15_pipeline")
+
+
+def drawn_pipeline(fig):
+    """What a pipeline figure shows: its texts in drawing order, the number of
+    lanes, and per tile the lanes it covers (those whose middle lies inside it)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    (ax,) = fig.axes
+    boxes = [p for p in ax.patches if isinstance(p, FancyBboxPatch)]
+    lanes = [p.get_x() + p.get_width() / 2 for p in boxes if p.get_zorder() == 0]
+    covered = [
+        [i for i, m in enumerate(lanes) if p.get_x() < m < p.get_x() + p.get_width()]
+        for p in boxes
+        if p.get_zorder() > 0
+    ]
+    return [t.get_text() for t in ax.texts], len(lanes), covered
+
+
+def meant(title, heads, steps):
+    """What a pipeline figure should show, from the steps it was given."""
+    texts, covered = [title, *heads], []
+    for label, _, tiles in steps:
+        texts += [label, *(text for *_, text in tiles)]
+        covered += [list(range(first, first + span)) for first, span, _ in tiles]
+    n_lanes = max(first + span for _, _, tiles in steps for first, span, _ in tiles)
+    return texts, n_lanes, covered
+
+
+def tile_texts(steps) -> dict[str, list[str]]:
+    """A step's first word -> the texts of its tiles."""
+    return {label.split()[0]: [t for *_, t in tiles] for label, _, tiles in steps}
+
+
+def test_the_toy_pipeline_draws_the_shapes_of_the_pages_tensors():
+    from snippets.attention_inputs import inputs
+    from snippets.one_head.ex01_projections import keys, queries, values
+    from snippets.one_head.ex02_scores import scores
+    from snippets.one_head.ex04_context import context
+    from snippets.second_head.ex01_hand_set_head import keys2, queries2, values2
+    from snippets.second_head.ex02_context import context2
+    from snippets.second_head.ex04_concatenate import concatenated
+    from snippets.second_head.ex05_output_projection import W_o, out
+
+    toy = pipeline_toy
+    heads = ["head 1", "head 2"]
+    assert drawn_pipeline(toy.fig) == meant(toy.title, heads, toy.steps)
+    tiles, shape = tile_texts(toy.steps), toy.shape
+    assert tiles["input"] == [shape(inputs)] == ["(6, 3)"]
+    assert tiles["queries"] == [shape(queries), shape(queries2)] == ["(6, 2)", "(6, 1)"]
+    assert tiles["keys"] == [shape(keys), shape(keys2)]
+    assert tiles["values"] == [shape(values), shape(values2)] == ["(6, 2)"] * 2
+    assert tiles["scores"] == tiles["weights:"] == [shape(scores), shape(w2)]
+    assert tiles["weights:"] == [shape(weights), shape(w2)] == ["(6, 6)"] * 2
+    assert tiles["context:"] == [shape(context), shape(context2)]
+    assert tiles["concatenate"] == [shape(concatenated)] == ["(6, 4)"]
+    assert tiles["times"] == [shape(W_o)] and tiles["output"] == [shape(out)]
+
+
+def test_alt_toy_pipeline():
+    alt = alt_text("assets/figures/second-head-pipeline.svg")
+    tiles = tile_texts(pipeline_toy.steps)
+    (x,), (q1, q2), (k1, k2), (v1, v2) = (
+        tiles[k] for k in ("input", "queries", "keys", "values")
+    )
+    assert f"The input x, {x}, runs across both lanes" in alt
+    assert q1 == k1 == v1 and f"Head 1's queries, keys and values are {q1} each" in alt
+    assert q2 == k2 and f"head 2's queries and keys are {q2} and its values {v2}" in alt
+    (s1, s2), (w1, w2_), (c1, c2) = (
+        tiles[k] for k in ("scores", "weights:", "context:")
+    )
+    assert s1 == s2 == w1 == w2_ and c1 == c2
+    assert f"the scores and the weights are {s1} and the context is {c1}" in alt
+    (cat,), (w_o,), (y,) = (tiles[k] for k in ("concatenate", "times", "output"))
+    assert f"the concatenation is {cat}, W_o is {w_o} and the output is {y}" in alt
+
+
+def axes_sizes(attn, x) -> dict[str, int]:
+    """What the labels' axis names stand for, from the module and its input."""
+    b, t, d_model = x.shape
+    return {
+        "b": b,
+        "t": t,
+        "d_model": d_model,
+        "h": attn.num_heads,
+        "d_head": attn.d_head,
+        "h_kv": attn.W_k.out_features // attn.d_head,
+    }
+
+
+def labelled_shapes(steps, sizes) -> dict[str, tuple]:
+    """A step's first word -> the shape its label states, which its axis names
+    must spell with the module's sizes."""
+    shapes = {}
+    for label, _, _ in steps:
+        what, axes = label.split("\n")
+        names, numbers = re.fullmatch(r"\((.*)\) = \((.*)\)", axes).groups()
+        stated = tuple(int(n) for n in numbers.split(", "))
+        spelled = tuple(
+            torch.tensor([sizes[f] for f in name.split("·")]).prod().item()
+            for name in names.split(", ")
+        )
+        assert stated == spelled, label
+        shapes[what.split()[0]] = stated
+    return shapes
+
+
+def check_module_pipeline(module, attn):
+    """The figure draws its steps, whose labels are the module's shapes, checked
+    here step by step; returns the shapes and the size of the groups."""
+    x, seen = module.x, module.seen
+    steps = module.steps_of(seen)
+    assert drawn_pipeline(module.fig) == meant(module.title, [], steps)
+    shapes = labelled_shapes(steps, axes_sizes(attn, x))
+    with torch.no_grad():
+        q, k, v = (attn.split(layer(x)) for layer in (attn.W_q, attn.W_k, attn.W_v))
+        group = attn.num_heads // k.shape[1]
+        context = attn.attend(
+            q, k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+        )
+        out = attn(x)
+    b, t, _ = x.shape
+    assert shapes == {
+        "input": tuple(x.shape),
+        "queries": tuple(q.shape),
+        "keys": tuple(k.shape),
+        "values": tuple(v.shape),
+        "scores": (b, attn.num_heads, t, t),
+        "weights:": (b, attn.num_heads, t, t),
+        "context:": tuple(context.shape),
+        "concatenate": (b, t, attn.W_o.in_features),
+        "W_o": (attn.W_o.in_features, attn.W_o.out_features),
+        "output": tuple(out.shape),
+    }
+    # what record() kept is what the module computed, and it leaves no hook behind
+    assert torch.equal(seen["out"], out) and torch.equal(seen["context"], context)
+    assert torch.allclose(seen["weights"], seen["scores"].softmax(-1))
+    assert torch.allclose(seen["weights"].sum(-1), torch.ones(b, attn.num_heads, t))
+    assert all(not layer._forward_hooks for layer in attn.children())
+    return shapes, group
+
+
+def test_the_module_pipeline_draws_the_shapes_of_one_run_of_gpt2_attn():
+    shapes, group = check_module_pipeline(pipeline_mha, pipeline_mha.gpt2_attn)
+    assert group == 1 and shapes["input"] == (2, 64, 768)  # the page's x
+    assert shapes["queries"] == (2, 12, 64, 64)  # GPT-2 small: 12 heads of 64
+
+
+def test_the_gqa_pipeline_draws_each_kv_head_across_the_query_heads_that_use_it():
+    import copy
+
+    gqa = pipeline_gqa.gqa
+    shapes, group = check_module_pipeline(pipeline_gqa, gqa)
+    assert shapes["keys"][1] * group == shapes["queries"][1] and group > 1
+    steps = pipeline_gqa.steps_of(pipeline_gqa.seen)
+    kv = tile_texts(steps)
+    assert len(kv["keys"]) == len(kv["values"]) == shapes["keys"][1]
+    # The module decides which query heads share a kv head: silence one kv head's
+    # values, and exactly the query heads whose lanes its tile covers go quiet.
+    tiles = next(tiles for label, _, tiles in steps if label.startswith("values"))
+    for g, (first, span, _) in enumerate(tiles):
+        silent = copy.deepcopy(gqa)
+        with torch.no_grad():
+            silent.W_v.weight[g * gqa.d_head : (g + 1) * gqa.d_head] = 0
+        context = pipeline_gqa.record(silent, pipeline_gqa.x)["context"]
+        quiet = [i for i in range(gqa.num_heads) if not context[:, i].any()]
+        assert quiet == list(range(first, first + span))
+    keys = next(tiles for label, _, tiles in steps if label.startswith("keys"))
+    assert keys == tiles  # keys are shared the same way (the same repeat)
+
+
+def module_shapes(module, attn) -> dict[str, str]:
+    shapes = labelled_shapes(module.steps_of(module.seen), axes_sizes(attn, module.x))
+    return {step: str(shape) for step, shape in shapes.items()}
+
+
+def test_alt_mha_pipeline():
+    mha = module_shapes(pipeline_mha, pipeline_mha.gpt2_attn)
+    alt = alt_text("assets/figures/multi-head-attention-pipeline.svg")
+    assert f"one grey lane for each of the {pipeline_mha.h} heads" in alt
+    assert f"The input x, {mha['input']}, spans all the lanes" in alt
+    assert mha["queries"] == mha["keys"] == mha["values"] == mha["context:"]
+    assert f"split into heads, are {mha['queries']}, one tile per lane" in alt
+    assert mha["scores"] == mha["weights:"] == mha["queries"]  # "as well"
+    assert (
+        f"the scores and the weights, of axes (b, h, t, t), are {mha['scores']}" in alt
+    )
+    t, d_head = pipeline_mha.t, pipeline_mha.d_head
+    assert t == d_head and f"because here t and d_head are both {t}" in alt
+    assert (
+        f"The concatenation, {mha['concatenate']}, W_o, {mha['W_o']}, and the "
+        f"output, {mha['output']}, span all the lanes again" in alt
+    )
+
+
+def test_alt_gqa_pipeline():
+    gqa = module_shapes(pipeline_gqa, pipeline_gqa.gqa)
+    alt = alt_text("assets/figures/grouped-query-attention-pipeline.svg")
+    h, h_kv = pipeline_gqa.h, pipeline_gqa.h_kv
+    assert f"with {h} query heads and {h_kv} key-value heads" in alt
+    assert f"The queries are {gqa['queries']}, one tile per lane" in alt
+    assert gqa["keys"] == gqa["values"]
+    assert f"the keys and the values are {gqa['keys']}: {h_kv} wide tiles" in alt
+    assert f"the lanes of the {h // h_kv} query heads that share it" in alt
+    assert f"From the scores on, {gqa['scores']}, every lane" in alt
+    rest = [gqa[step] for step in ("concatenate", "W_o", "output")]
+    assert "as in multi-head attention: {}, {} and {}".format(*rest) in alt

@@ -25,6 +25,7 @@ ex13_exercise_mean_pool = lazy(
     "snippets.grouped_query_attention.ex13_exercise_mean_pool"
 )
 ex14_exercise_batch = lazy("snippets.grouped_query_attention.ex14_exercise_batch")
+ex15_pipeline = lazy("snippets.grouped_query_attention.ex15_pipeline")
 
 
 TOLERANCE = 1e-5
@@ -310,6 +311,13 @@ def test_prose_numbers():
             "short context": [f"{short:,}"] * 2,  # the text, exercise 2
             "GQA cache / weights at full context": f"{bandwidth_ratio(long, 8):.2f}",
             "MHA cache / weights at full context": f"{bandwidth_ratio(long, 32):.2f}",
+            # the pipeline's alt text (tests/test_figures.py checks its shapes)
+            "alt: query heads": str(ex15_pipeline.h),
+            "alt: kv heads": str(ex15_pipeline.h_kv),
+            "alt: query heads per kv head": str(ex15_pipeline.h // ex15_pipeline.h_kv),
+            "alt: tokens": str(ex15_pipeline.x.shape[1]),
+            "alt: d_head": str(ex15_pipeline.seen["Q"].shape[-1]),
+            "alt: d_model": str(ex15_pipeline.x.shape[-1]),
         },
         definitions={
             "1",  # one group, one kv head

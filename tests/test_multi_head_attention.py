@@ -13,6 +13,7 @@ from snippets.multi_head_attention import (
     ex07_biases,
     ex08_exercise_merge,
     ex09_exercise_parameters,
+    ex10_pipeline,
 )
 from snippets.multi_head_attention.ex01_loop_of_heads import (
     Head,
@@ -260,6 +261,21 @@ def test_value_bias_after_wo_is_an_output_bias():
         output_bias = mha.W_o(b_v)  # (24,): b_v mixed by W_o
         assert torch.allclose(with_value_bias(x), mha(x) + output_bias, atol=1e-5)
         assert output_bias.abs().max() > 0.1  # and it is not nothing
+
+
+def test_the_heads_axis_lives_between_split_and_concatenation():
+    """The pipeline's prose: every lane alike, the heads axis only from the split
+    to the concatenation, and only scores and weights with the token axis twice.
+    On the page t and d_head are both 64, so here a shorter input tells them apart."""
+    attn, h = ex06_gpt2_small.gpt2_attn, ex06_gpt2_small.gpt2_attn.num_heads
+    t = 10
+    seen = ex10_pipeline.record(attn, ex06_gpt2_small.x[:, :t])
+    with_heads = [step for step, v in seen.items() if v.dim() == 4]
+    assert with_heads == ["Q", "K", "V", "scores", "weights", "context"]
+    assert all(seen[step].shape[1] == h for step in with_heads)
+    assert attn.d_head * h == seen["x"].shape[-1] == seen["out"].shape[-1]
+    twice = [step for step, v in seen.items() if list(v.shape).count(t) == 2]
+    assert twice == ["scores", "weights"]
 
 
 def test_bert_and_the_book_are_cited_where_they_are_used():

@@ -3,12 +3,13 @@
 import torch
 
 from snippets.attention_inputs import inputs, tokens
-from snippets.one_head.ex01_projections import W_query
+from snippets.one_head.ex01_projections import W_query, W_value, values
 from snippets.one_head.ex03_weights import scores
 from snippets.one_head.ex04_context import context
 from snippets.second_head.ex01_hand_set_head import (
     W_k2,
     W_q2,
+    W_v2,
     d_k2,
     keys2,
     scores2,
@@ -21,6 +22,7 @@ from snippets.second_head.ex04_concatenate import concatenated
 from snippets.second_head.ex05_output_projection import W_o, out
 from snippets.second_head.ex07_heads_add_up import from_head_1, from_head_2
 from snippets.second_head.ex08_qk_circuits import qk1, qk2
+from snippets.second_head.ex09_ov_circuits import ov1, ov2, writes1, writes2
 from tests.pages import DOCS, check_digit_changes, check_prose_numbers
 
 JOURNEY = tokens.index("journey")
@@ -127,12 +129,53 @@ def test_head_1s_question_has_rank_2_its_query_width():
     assert (qk1 != 0).all()  # every coordinate meets every coordinate
 
 
+def test_each_heads_write_is_one_matrix_and_the_writes_add_up_to_the_output():
+    """x_j W_v W_o^(1) is what head 1 writes for token j; summed with the head's
+    weights it is ex07's from_head_1, and the two writes add up to out."""
+    torch.testing.assert_close(ov1, W_value @ W_o[:2])
+    torch.testing.assert_close(ov2, W_v2 @ W_o[2:])
+    torch.testing.assert_close(writes1, from_head_1)
+    torch.testing.assert_close(writes2, from_head_2)
+    torch.testing.assert_close(writes1 + writes2, out)
+    assert ov1.shape == ov2.shape == (3, 3)
+
+
+def test_head_1_writes_outputs_1_and_2_from_all_three_coordinates():
+    assert (ov1[:, 2] == 0).all() and (ov1[:, :2] != 0).all()
+    assert torch.linalg.matrix_rank(ov1) == 2 == values.shape[-1]
+
+
+def test_head_2_picks_by_coordinate_3_and_writes_only_the_sum_of_1_and_2():
+    assert (qk2[2, 2] != 0) and (qk2 != 0).sum() == 1  # it looks by coordinate 3
+    assert (ov2[2] == 0).all()  # its third row is zero: coordinate 3 never leaves
+    assert (ov2[:, :2] == 0).all()  # it writes only into output 3 ...
+    assert ov2[:2, 2].tolist() == [1.0, 1.0]  # ... the sum of coordinates 1 and 2
+    assert torch.linalg.matrix_rank(ov2) == 1 < values2.shape[-1]  # rank 1 < d_v 2
+
+
+def test_an_ov_circuits_rank_is_at_most_its_value_width():
+    """Through d_v value numbers: rank <= d_v. Whatever head 2 attends to, its
+    write lies along output 3."""
+    for ov, d_v in [(ov1, values.shape[-1]), (ov2, values2.shape[-1])]:
+        assert torch.linalg.matrix_rank(ov) <= d_v
+    g = torch.Generator().manual_seed(0)
+    for d_v in (1, 2):  # random heads, not only these two
+        W_v, W = torch.randn(3, d_v, generator=g), torch.randn(d_v, 3, generator=g)
+        assert torch.linalg.matrix_rank(W_v @ W) == d_v
+    any_weights = torch.softmax(torch.randn(6, 6, generator=g), dim=-1)
+    write = any_weights @ inputs @ ov2
+    assert (write[:, :2] == 0).all() and (write[:, 2] != 0).all()
+
+
 def test_the_page_cites_its_sources():
     text = " ".join((DOCS / "second-head.md").read_text().split())
     assert "Clark et al. (2019, *What Does BERT Look At?*)" in text
     assert "A Mathematical Framework for Transformer Circuits" in text
     assert '"independent and additive"' in text and "**QK circuit**" in text
     assert "**residual stream**" in text
+    assert '"Attention Heads as Information Movement"' in text
+    assert '"Attention Heads are Independent and Additive"' in text
+    assert "**OV circuit**" in text
 
 
 def rank(matrix: torch.Tensor) -> int:
@@ -164,6 +207,9 @@ def prose_numbers() -> dict:
             "second singular value over the first": f"{second_over_first():.0%}",
             "alt: Your's weight when Your asks": f"{w2[your, your]:.2f}",
             "alt: Your's weight when one asks": f"{w2[tokens.index('one'), your]:.2f}",
+            "rank of head 1's write": str(torch.linalg.matrix_rank(ov1).item()),
+            "rank of head 2's write": str(torch.linalg.matrix_rank(ov2).item()),
+            "alt: tokens (the pipeline's shapes)": str(inputs.shape[0]),
         },
         # widths 1 and 2, head 1/2, W_o shape and rows 1-4; Clark et al. 2019,
         # sections 3 and 4; Vaswani et al. 2017, section 3.1; Elhage et al. 2021

@@ -31,6 +31,7 @@ claims = lazy("snippets.training.ex13_claims")
 before_after = lazy("snippets.training.ex09_before_after")
 fresh = lazy("snippets.training.ex14_fresh_seeds")
 crossing = lazy("snippets.ablation.ex04_every_seed")  # fresh_seeds.measure uses it
+writes = lazy("snippets.training.ex15_what_heads_write")
 
 
 SEEDS = range(5)  # the page's seeds (runs.SEEDS): known while collecting
@@ -70,7 +71,7 @@ def test_attention_rows_sum_to_one():
 
 def test_without_the_position_features_attention_cannot_tell_order():
     """The page: shuffle the positions and every head's output is shuffled the same
-    way, which is why the inputs carry cos and sin."""
+    way, which is why the inputs carry a one-hot place."""
     torch.manual_seed(0)
     model = Attention(2, 2)
     x, _ = make_batch(4, torch.Generator().manual_seed(5))
@@ -83,7 +84,7 @@ def test_without_the_position_features_attention_cannot_tell_order():
     # With the position features kept in place, shuffling the contents shows.
     x, _ = make_batch(4, torch.Generator().manual_seed(5))
     moved = x.clone()
-    moved[..., :2] = x[:, order, :2]  # v and k move, cos and sin stay
+    moved[..., :2] = x[:, order, :2]  # v and k move, the places stay
     with torch.no_grad():
         assert not torch.allclose(model(moved)[0], model(x)[0][:, order], atol=1e-3)
 
@@ -307,9 +308,10 @@ def test_prose_numbers(outcomes):
         },
         # T = 6 positions, four numbers per position, the 0.1 tolerance, widths 2
         # and 4, heads 1 and 2, the 4 x 4 maps, 0 and 1 bit, the sample's position 3,
-        # the cyclic previous of position 0 (5), Vaswani et al. 2017, section 3.2.2.
+        # the cyclic previous of position 0 (5), Vaswani et al. 2017, section 3.2.2,
+        # Elhage et al. 2021, the 8 x 2 OV circuits.
         definitions={
-            "0", "1", "2", "3", "4", "5", "6", "2017", "3.2.2",
+            "0", "1", "2", "3", "4", "5", "6", "2017", "3.2.2", "2021",
         },
     )  # fmt: skip
 
@@ -407,3 +409,60 @@ def test_the_page_shows_the_results_file_and_its_rates():
     assert fresh.meet == sum(not r["broken"] for r in runs_)
     assert fresh.meet >= fresh.MIN_SHARE * len(runs_)
     assert fresh.wide <= fresh.MAX_SHARE * len(runs_)
+
+
+# --- what each head writes: its OV circuit ------------------------------------------
+
+
+def test_the_ov_circuits_are_the_heads_blocks_of_w_v_times_w_o(outcomes):
+    """Each head's columns of W_v times its rows of W_o; together, W_v W_o."""
+    for o in outcomes.values():
+        model = o.two.after
+        with torch.no_grad():
+            circuits = writes.ov_circuits(model)
+            whole = model.W_value.weight.T @ model.W_o.weight.T  # (2 + T, 2)
+            bias = model.W_value.bias @ model.W_o.weight.T  # (2,)
+        assert len(circuits) == model.n_heads == 2
+        torch.testing.assert_close(sum(ov for ov, _ in circuits), whole)
+        torch.testing.assert_close(sum(b for _, b in circuits), bias)
+
+
+def test_in_every_seed_each_head_writes_v_alone_into_the_output_of_its_lookup(
+    outcomes,
+):
+    """ "reads the value v and nothing else, and writes it, nearly unchanged, into
+    one output": the output of the lookup that head attends for, in every seed."""
+    for o in outcomes.values():
+        with torch.no_grad():
+            circuits = writes.ov_circuits(o.two.after)
+        for head, (ov, _) in enumerate(circuits):
+            place = o.looks[head].argmax().item()  # 0 previous, 1 largest key
+            assert ov[0].abs().argmax().item() == place, (o.seed, head)
+            assert abs(ov[0, place].item() - 1) < 0.1  # nearly unchanged
+            rest = ov.abs().flatten().tolist()
+            rest.pop(place)
+            assert max(rest) < 0.05  # nothing else
+            strengths = torch.linalg.svdvals(ov)  # "carries a single number"
+            assert strengths[1] < 0.05 * strengths[0]
+        assert sorted(o.looks.argmax(dim=1).tolist()) == [0, 1]  # one job each
+
+
+def test_in_every_seed_the_heads_writes_add_up_to_the_models_output(outcomes):
+    x, _ = held_out()
+    for o in outcomes.values():
+        model = o.two.after
+        with torch.no_grad():
+            prediction, weights = model(x)
+            circuits = writes.ov_circuits(model)
+        total = sum(
+            weights[:, head] @ x @ ov + bias for head, (ov, bias) in enumerate(circuits)
+        )
+        torch.testing.assert_close(total + model.W_o.bias, prediction)
+
+
+def test_the_ov_section_cites_its_source():
+    text = " ".join((DOCS / "training.md").read_text().split())
+    assert (
+        'Elhage et al. 2021, section "Attention Heads as Information Movement"' in text
+    )
+    assert "**OV circuit**" in text
