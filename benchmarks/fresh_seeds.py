@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import os
 import subprocess
@@ -40,11 +41,14 @@ OUTPUT = ROOT / "snippets" / "training" / "seed_results.py"
 SEEDS = range(2000, 2100)  # fresh: the set-up was chosen on seeds 1000-1039
 HEADER = '''\
 """Written by `make seeds` (benchmarks/fresh_seeds.py): the training page's
-two models trained for 100 seeds that the page does not show. Per seed: the
-accuracy of each model on the two lookups (previous value, value at the
-largest key feature), the claims of the page that the seed breaks, which head
-(1 or 2) took the previous-token lookup, and whether removing each head breaks
-its own lookup and keeps the other (the ablation page's crossing pattern)."""
+two models trained for 100 seeds that the page does not show. "runs", per
+seed: the accuracy of each model on the two lookups (previous value, value at
+the largest key feature), the claims of the page that the seed breaks, which
+head (1 or 2) took the previous-token lookup, and whether removing each head
+breaks its own lookup and keeps the other (the ablation page's crossing
+pattern), with the head zeroed and set to its mean. "first set-up": the two
+heads of the page's first version (circle places, batch 128, learning rate
+0.05) on the same seeds, and the most any head put on the previous position."""
 '''
 # The code whose results these are: the claims (and all they import: the task,
 # the model, training, the measures) and the ablation page's crossing check.
@@ -58,13 +62,21 @@ TWO_HEAD_CLAIMS = (
 
 
 def code_key() -> str:
+    """The records' key: torch's version, the snippets they come from, and
+    this file's code that measures (not the code that writes the file)."""
     from snippets import sources_key
 
     digest = hashlib.sha256(torch.__version__.encode())
     for module in MODULES:
         digest.update(sources_key(module).encode())
-    digest.update(Path(__file__).read_bytes())
+    digest.update(_measuring_code().encode())
     return digest.hexdigest()[:16]
+
+
+def _measuring_code() -> str:
+    functions = [measure, circle_batch, measure_first_setup_afresh]
+    code = "".join(inspect.getsource(f) for f in functions)
+    return code + repr((SEEDS, TWO_HEAD_CLAIMS, FIRST_SETUP))
 
 
 def measure(seed: int) -> dict:
@@ -112,10 +124,11 @@ def measure_first_setup(seed: int) -> dict:
     """measure_first_setup_afresh, saved under .cache/training/ (the first
     set-up is the slow half of this script) and keyed on this file and the
     training code; `make seeds` after an edit elsewhere loads it."""
+    from snippets import sources_key
     from snippets.training.ex07_run_seeds import CACHE
-    from snippets.training.ex07_run_seeds import code_key as training_key
 
-    key = hashlib.sha256((training_key() + _own_key()).encode()).hexdigest()
+    key = sources_key("snippets.training.ex13_claims") + _measuring_code()
+    key = hashlib.sha256((torch.__version__ + key).encode()).hexdigest()
     path = CACHE / f"first-setup-{key[:16]}-seed{seed}.json"
     if path.exists():
         return _from_json(json.loads(path.read_text(encoding="utf-8")))
@@ -125,10 +138,6 @@ def measure_first_setup(seed: int) -> dict:
     partial.write_text(json.dumps(record), encoding="utf-8")
     partial.replace(path)  # atomic: nobody reads half a file
     return record
-
-
-def _own_key() -> str:
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
 
 def _from_json(record: dict) -> dict:
@@ -174,15 +183,28 @@ def _measure_quietly(seed: int) -> tuple[dict, dict]:
     return measure(seed), measure_first_setup(seed)
 
 
+def records(table: dict) -> dict:
+    """A table of seed_results.py as {seed: {field: value}}."""
+    fields, seeds = table["fields"], table["seeds"]
+    return {s: dict(zip(fields, r, strict=True)) for s, r in seeds.items()}
+
+
 def write(results: dict, path: Path) -> None:
+    """One line a seed: each table holds its field names, then per seed a
+    tuple of the values (`records` on the training page makes them dicts)."""
     lines = [HEADER, "seed_results = {"]
     lines.append(f'    "code": "{results["code"]}",  # benchmarks/fresh_seeds.py')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
     for name in ("runs", "first set-up"):
+        records = results[name]
+        fields = tuple(next(iter(records.values())))
         lines.append(f'    "{name}": {{')
-        for seed, record in results[name].items():
-            lines.append(f"        {seed}: {record!r},")
-        lines.append("    },")
+        lines.append(f'        "fields": {fields!r},')
+        lines.append('        "seeds": {')
+        for seed, record in records.items():
+            assert tuple(record) == fields, (seed, record)
+            lines.append(f"            {seed}: {tuple(record.values())!r},")
+        lines += ["        },", "    },"]
     lines += ["}", ""]
     path.write_text("\n".join(lines), encoding="utf-8")
     ruff = Path(sys.executable).with_name("ruff")

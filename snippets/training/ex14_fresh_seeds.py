@@ -10,13 +10,20 @@ import statistics
 MIN_SHARE = 0.95  # two heads meet every claim in at least this share ...
 MAX_SHARE = 0.05  # ... and one wide head is accurate in at most this share
 
-runs = seed_results["runs"]  # seed -> what the page's checks found
-first_setup = seed_results["first set-up"]
+
+def records(table):
+    """seed -> {field: value}: what the page's checks found in that seed."""
+    fields, seeds = table["fields"], table["seeds"]
+    return {s: dict(zip(fields, r, strict=True)) for s, r in seeds.items()}
+
+
+runs = records(seed_results["runs"])
+first_setup = records(seed_results["first set-up"])
 start, stop = seed_results["seeds"]
 
 
-def count(records, holds):
-    return sum(bool(holds(r)) for r in records.values())
+def count(table, holds):
+    return sum(bool(holds(r)) for r in table.values())
 
 
 meet = count(runs, lambda r: not r["broken"])
