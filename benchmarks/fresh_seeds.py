@@ -48,7 +48,8 @@ head (1 or 2) took the previous-token lookup, and whether removing each head
 breaks its own lookup and keeps the other (the ablation page's crossing
 pattern), with the head zeroed and set to its mean. "first set-up": the two
 heads of the page's first version (circle places, batch 128, learning rate
-0.05) on the same seeds, and the most any head put on the previous position."""
+0.05) on the same seeds, and the most that any head put on the previous
+position."""
 '''
 # The code whose results these are: the claims (and all they import: the task,
 # the model, training, the measures) and the ablation page's crossing check.
@@ -193,7 +194,7 @@ def write(results: dict, path: Path) -> None:
     """One line a seed: each table holds its field names, then per seed a
     tuple of the values (`records` on the training page makes them dicts)."""
     lines = [HEADER, "seed_results = {"]
-    lines.append(f'    "code": "{results["code"]}",  # benchmarks/fresh_seeds.py')
+    lines.append(f'    "code": "{results["code"]}",  # its code_key()')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
     for name in ("runs", "first set-up"):
         records = results[name]
@@ -209,7 +210,9 @@ def write(results: dict, path: Path) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
     ruff = Path(sys.executable).with_name("ruff")
     if ruff.exists():  # the same layout as every other snippet
-        subprocess.run([ruff, "format", "--quiet", path], check=True)
+        config = ROOT / "snippets" / "ruff.toml"  # wherever `path` is
+        subprocess.run([ruff, "format", "--quiet", "--config", config, path],
+                       check=True)  # fmt: skip
 
 
 def main() -> None:

@@ -14,9 +14,11 @@ from inspect import signature
 import pytest
 import torch
 
+from benchmarks import fresh_seeds
 from snippets.real_model.ex01_weights import SHA256
 from snippets.training.ex05_train import accuracy
 from snippets.training.ex05_train import held_out as toy_held_out
+from snippets.training.seed_results import seed_results
 from tests.pages import (
     DOCS,
     PYTHON,
@@ -166,9 +168,9 @@ def test_seed_3_zeroing_moves_every_previous_token_answer_by_one_amount():
 
 def test_mean_ablation_sets_the_heads_columns_to_their_mean():
     toy = toys.models[0]
+    mean = toy_table.context_mean(toy)
     seen = []
     grab = toy.W_o.register_forward_hook(lambda m, args, out: seen.append(args[0]))
-    mean = toy_table.context_mean(toy)
     with torch.no_grad():
         toy(x)
         with removal.heads_removed({toy.W_o: [1]}, toy.d_head, mean):
@@ -189,11 +191,11 @@ def test_the_crossing_check_fails_where_it_should():
 
 def test_the_crossing_check_fails_when_both_heads_do_the_same_job():
     twins = copy.deepcopy(toys.models[0])
-    with torch.no_grad():  # head 1 gets head 2's query and key: two previous heads
+    with torch.no_grad():  # head 1 gets head 2's query and key: two largest-key heads
         for linear in (twins.W_query, twins.W_key):
             linear.weight[:2] = linear.weight[2:]
             linear.bias[:2] = linear.bias[2:]
-    assert toy_table.roles(twins) == ["previous-token", "previous-token"]
+    assert toy_table.roles(twins) == ["largest-key", "largest-key"]
     assert seeds.crossing(twins) == ({}, False)
 
 
@@ -587,6 +589,9 @@ def test_the_real_model_page_points_onward_to_this_page():
     assert "](ablation.md)" in lines[-1]
 
 
+CROSSINGS = ("crossing", "crossing, mean")  # zeroed, mean ablation
+
+
 def test_prose_numbers():
     seed0 = toy_table.ablation_table(toys.models[0])
     (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
@@ -595,6 +600,14 @@ def test_prose_numbers():
     g, r = pruning.greedy_curve[half()], pruning.random_curve[half()]
     none = pruning.none_left
     known = columns.known_heads
+    seed_3_zeroed = toy_table.lookup_accuracy(toys.models[3], [0])[0]
+    shift, _ = seed_3_shift()
+    tolerance = signature(accuracy).parameters["tol"].default
+    fresh_runs = fresh_seeds.records(seed_results["runs"]).values()
+    crossing = {
+        name: sum(r[name] for r in fresh_runs)
+        for name in ("crossing", "crossing, mean")
+    }
     check_prose_numbers(
         PAGE,
         computed={
@@ -640,6 +653,13 @@ def test_prose_numbers():
             "full model, look-alikes": [f"{data.pairs_accuracy(data.full):.2f}"] * 2,
             "no attention, similarity": f"{pruning.greedy_curve[-1, 0]:.2f}",
             "no attention, similarity (3 places)": f"{pruning.greedy_curve[-1, 0]:.3f}",
+            "seed 3, zeroed, previous-token lookup": f"down to {seed_3_zeroed:.2f}.",
+            "seed 3's shift":
+                f"about {shift.abs().mean():.2f}, which is more than the {tolerance}",
+            "fresh seeds": [f"{len(fresh_runs)}"] * 2,
+            "crossing, zeroed": f"holds in {crossing['crossing']} with each",
+            "crossing, mean": [f"in {crossing['crossing, mean']} with its mean",
+                               f"in {crossing['crossing, mean']} of"],
         },
         # the real-model page's heads (layer 0 head 2, layer 1 head 8, layer 4
         # head 5), layers 0 to 4, head 11 of layer 5, the mask xi_h in {0, 1},

@@ -15,7 +15,7 @@ import torch
 from benchmarks import fresh_seeds
 from snippets.training.ex01_task import D_MODEL, T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
-from snippets.training.ex05_train import STEPS, accuracy, held_out, train
+from snippets.training.ex05_train import BATCH, LR, STEPS, accuracy, held_out, train
 from snippets.training.ex06_measures import (
     head_divergence,
     js_divergence,
@@ -223,7 +223,7 @@ def test_loss_falls_far_for_two_heads_and_plateaus_for_one(outcomes):
 
 def test_the_sample_has_its_largest_key_feature_at_position_3():
     assert (
-        before_after.sample.shape == (1, T, 4)
+        before_after.sample.shape == (1, T, D_MODEL)
         and before_after.sample[0, :, 1].argmax() == 3
     )
 
@@ -242,13 +242,16 @@ def test_alt_before_after(outcomes):
     assert after[0][torch.arange(T), previous].min() > 0.9
 
 
+WIDE_ON_PREVIOUS = 0.8  # the alt text's bound
+
+
 def test_alt_one_wide_head(outcomes):
-    """Every row nearly all on the position just before; only the row whose
+    """Every row mostly (over 0.8) on the position just before; only the row whose
     previous position is the star weights the star."""
     with torch.no_grad():
         wide = outcomes[0].one.after(before_after.sample)[1][0, 0]  # (T, T)
     previous = (torch.arange(T) - 1) % T
-    assert wide[torch.arange(T), previous].min() > 0.85
+    assert wide[torch.arange(T), previous].min() > WIDE_ON_PREVIOUS  # "more than"
     on_star = wide[:, 3] > 0.5
     assert on_star.tolist() == (previous == 3).tolist()
 
@@ -285,33 +288,58 @@ def test_which_head_takes_which_job_is_down_to_the_seed(outcomes):
     firsts = [o.looks[:, 0].argmax().item() for o in outcomes.values()]
     assert set(firsts) == {0, 1}  # among the page's seeds, both ways round
     fresh_firsts = fresh.rows["the first head took the previous-token lookup"]
-    n = len(seed_results["runs"])
+    n = len(RUNS)
     assert 0.25 * n < fresh_firsts < 0.75 * n  # neither head is favoured
 
 
 def test_counts_in_words():
     text = (DOCS / "training.md").read_text(encoding="utf-8")
-    words = {5: "five", 10: "ten"}
+    words = {5: "five", 8: "eight", 10: "ten"}
     assert f"{words[len(runs.SEEDS)]} seeds" in text
     assert f"{words[2 * len(runs.SEEDS)]} small models" in text
+    assert f"tests train {words[len(SAMPLE)]} of these seeds" in text
 
 
 def test_prose_numbers(outcomes):
+    n, rows = len(RUNS), fresh.rows
+    first = fresh_seeds.FIRST_SETUP
     check_prose_numbers(
         "training.md",
         computed={
-            "tolerance": str(signature(accuracy).parameters["tol"].default),
+            "tolerance": f"within {signature(accuracy).parameters['tol'].default} of",
             "smallest spread": f"{min(score_spreads(outcomes)):.2f}",
             "largest spread": f"{max(score_spreads(outcomes)):.2f}",
             "lowest weight": str(LOWEST),
             "highest weight": str(HIGHEST),
+            "the maps": f"${D_MODEL} \\times 4$",
+            "an OV circuit": f"${D_MODEL} \\times 2$",
+            "fresh seeds": [f"{n}"] * 8,
+            "their range": f"{min(RUNS)} to {max(RUNS)},",
+            "two heads meet every claim": [f"{fresh.meet}"] * 2,
+            "one wide head accurate on both": [
+                f"accurate on both lookups in {fresh.wide} of"
+            ] * 2,
+            "the first head took the previous-token lookup":
+                f"lookup in {rows['the first head took the previous-token lookup']}.",
+            "the bars the block asserts":
+                f"at least {fresh.MIN_SHARE * n:.0f} seeds for two heads, at most "
+                f"{fresh.MAX_SHARE * n:.0f} for one",
+            "first set-up": f"batches of {first['batch']} at a learning rate of "
+                            f"{first['lr']}.",
+            "first set-up meets the claims":
+                f"meets them in {rows['first set-up: two heads meet every claim']}:",
+            "first set-up's stall": f"by the median, {fresh.best:.2f} of",
+            "the one wide head's previous weight": f"more than {WIDE_ON_PREVIOUS},",
+            "the levers": f"the batch ({BATCH}) and the learning rate ({LR}), and "
+                          f"kept the {STEPS}",
         },
-        # T = 6 positions, four numbers per position, the 0.1 tolerance, widths 2
-        # and 4, heads 1 and 2, the 4 x 4 maps, 0 and 1 bit, the sample's position 3,
-        # the cyclic previous of position 0 (5), Vaswani et al. 2017, section 3.2.2,
-        # Elhage et al. 2021, the 8 x 2 OV circuits.
+        # T = 6 positions, widths 2 and 4, heads 1 and 2, 0 and 1 bit, the one-hot
+        # code's 0 and 1, the sample's position 3, the cyclic previous of position 0
+        # (5), Vaswani et al. 2017, section 3.2.2; Elhage et al. 2021; the seeds the
+        # set-up was tried on while it was chosen, 1000 to 1039 (a fact of how
+        # this page was made, not a result).
         definitions={
-            "0", "1", "2", "3", "4", "5", "6", "2017", "3.2.2", "2021",
+            "0", "1", "2", "3", "4", "5", "6", "2017", "3.2.2", "2021", "1000", "1039",
         },
     )  # fmt: skip
 
@@ -334,6 +362,8 @@ def test_the_loss_figure_draws_every_run_averaged_over_10_steps(outcomes):
 # Eight of them, spread over the range, trained again by the suite: each gives the
 # record that `make seeds` wrote for it, so the records are what the code does.
 SAMPLE = range(fresh_seeds.SEEDS.start + 6, fresh_seeds.SEEDS.stop, 12)
+RUNS = fresh_seeds.records(seed_results["runs"])  # seed -> {field: value}
+FIRST_SETUP = fresh_seeds.records(seed_results["first set-up"])
 
 
 def test_the_seed_results_are_for_this_code():
@@ -343,8 +373,7 @@ def test_the_seed_results_are_for_this_code():
         "(a few minutes), which rewrites it and the pages' output blocks."
     )
     assert seed_results["seeds"] == (fresh_seeds.SEEDS.start, fresh_seeds.SEEDS.stop)
-    assert list(seed_results["runs"]) == list(fresh_seeds.SEEDS)
-    assert list(seed_results["first set-up"]) == list(fresh_seeds.SEEDS)
+    assert list(RUNS) == list(FIRST_SETUP) == list(fresh_seeds.SEEDS)
     assert len(fresh_seeds.SEEDS) >= 100
     assert not set(fresh_seeds.SEEDS) & set(SEEDS)  # none of them is on the page
 
@@ -357,14 +386,14 @@ def test_the_sample_is_spread_over_the_fresh_seeds():
 @pytest.mark.parametrize("seed", SAMPLE)
 def test_a_fresh_seed_gives_its_record_and_the_pages_result(seed):
     record = fresh_seeds.measure(seed)
-    assert record == seed_results["runs"][seed]
+    assert record == RUNS[seed]
     assert record["broken"] == []  # two heads meet every claim
     assert min(record["one head"]) < claims.TWO_HEADS_MIN_ACCURACY
 
 
 @pytest.mark.parametrize("seed", SAMPLE[::4])
 def test_a_fresh_seed_gives_its_record_for_the_first_setup(seed):
-    assert fresh_seeds.measure_first_setup(seed) == seed_results["first set-up"][seed]
+    assert fresh_seeds.measure_first_setup(seed) == FIRST_SETUP[seed]
 
 
 def test_the_first_setup_is_the_pages_first_version():
@@ -395,17 +424,19 @@ def test_the_first_setup_leaves_the_page_as_it_was():
 
 def test_the_results_file_is_written_as_the_page_reads_it(tmp_path):
     path = tmp_path / "seed_results.py"
-    fresh_seeds.write(seed_results, path)
+    results = {"code": seed_results["code"], "runs": RUNS, "first set-up": FIRST_SETUP}
+    fresh_seeds.write(results, path)
     namespace = {}
     exec(path.read_text(encoding="utf-8"), namespace)
     assert namespace["seed_results"] == seed_results
     assert path.read_text(encoding="utf-8") == fresh_seeds.OUTPUT.read_text("utf-8")
+    assert fresh.records(seed_results["runs"]) == RUNS  # the page reads it so
 
 
 def test_the_page_shows_the_results_file_and_its_rates():
     page = (DOCS / "training.md").read_text(encoding="utf-8")
     assert '--8<-- "snippets/training/seed_results.py"' in page
-    runs_ = seed_results["runs"].values()
+    runs_ = RUNS.values()
     assert fresh.meet == sum(not r["broken"] for r in runs_)
     assert fresh.meet >= fresh.MIN_SHARE * len(runs_)
     assert fresh.wide <= fresh.MAX_SHARE * len(runs_)
@@ -430,8 +461,9 @@ def test_the_ov_circuits_are_the_heads_blocks_of_w_v_times_w_o(outcomes):
 def test_in_every_seed_each_head_writes_v_alone_into_the_output_of_its_lookup(
     outcomes,
 ):
-    """ "reads the value v and nothing else, and writes it, nearly unchanged, into
-    one output": the output of the lookup that head attends for, in every seed."""
+    """ "reads the value v, and writes it, nearly unchanged, into one output": the
+    output of the lookup that head attends for, in every seed; its place rows are
+    equal (a constant), k next to nothing."""
     for o in outcomes.values():
         with torch.no_grad():
             circuits = writes.ov_circuits(o.two.after)
@@ -439,10 +471,12 @@ def test_in_every_seed_each_head_writes_v_alone_into_the_output_of_its_lookup(
             place = o.looks[head].argmax().item()  # 0 previous, 1 largest key
             assert ov[0].abs().argmax().item() == place, (o.seed, head)
             assert abs(ov[0, place].item() - 1) < 0.1  # nearly unchanged
-            rest = ov.abs().flatten().tolist()
-            rest.pop(place)
-            assert max(rest) < 0.05  # nothing else
-            strengths = torch.linalg.svdvals(ov)  # "carries a single number"
+            assert ov[0, 1 - place].abs() < 0.05  # nothing into the other output
+            assert ov[1].abs().max() < 0.05  # next to nothing from k
+            rows = ov[2:]  # the places: equal rows, a constant whatever is attended
+            assert (rows.amax(0) - rows.amin(0)).max() < 0.005
+            # "carries a single number, v, and a constant": what varies, v and k
+            strengths = torch.linalg.svdvals(ov[:2])
             assert strengths[1] < 0.05 * strengths[0]
         assert sorted(o.looks.argmax(dim=1).tolist()) == [0, 1]  # one job each
 

@@ -50,7 +50,7 @@ for seed, r in runs.items():
         print(f"seed {seed}: {'; '.join(r['broken'])}")
 stalled = [r["best on previous"] for r in first_setup.values() if r["broken"]]
 best = statistics.median(stalled)
-print("first set-up, the seeds that fail: the most that any head puts on",
-      f"the previous position, median {best:.2f}")  # fmt: skip
+print("first set-up, failing seeds: the most weight any head puts on the",
+      f"previous position, median {best:.2f}")  # fmt: skip
 assert meet >= MIN_SHARE * len(runs) and wide <= MAX_SHARE * len(runs)
 # --8<-- [end:page]

@@ -6,10 +6,11 @@ head (1 or 2) took the previous-token lookup, and whether removing each head
 breaks its own lookup and keeps the other (the ablation page's crossing
 pattern), with the head zeroed and set to its mean. "first set-up": the two
 heads of the page's first version (circle places, batch 128, learning rate
-0.05) on the same seeds, and the most any head put on the previous position."""
+0.05) on the same seeds, and the most that any head put on the previous
+position."""
 
 seed_results = {
-    "code": "7ad1b5dbdf38ec72",  # benchmarks/fresh_seeds.py
+    "code": "7ad1b5dbdf38ec72",  # its code_key()
     "seeds": (2000, 2100),  # range(start, stop)
     "runs": {
         "fields": (
