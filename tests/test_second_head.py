@@ -130,6 +130,13 @@ def test_head_1s_question_has_rank_2_its_query_width():
 def test_the_page_cites_its_sources():
     text = " ".join((DOCS / "second-head.md").read_text().split())
     assert "Clark et al. (2019, *What Does BERT Look At?*)" in text
+    # Clark et al.'s Figure 5 captions and section 4.2: the dependent attends to
+    # the word it depends on ("Direct objects attend to their verbs"; "Noun
+    # modifiers (e.g., determiners) attend to their noun"), except pobj.
+    assert "direct objects attend to their verbs" in text
+    assert "determiners attend to their nouns" in text
+    assert "only prepositions attend the other way, to their objects" in text
+    assert "from a verb to its direct object" not in text
     assert "A Mathematical Framework for Transformer Circuits" in text
     assert '"independent and additive"' in text and "**QK circuit**" in text
     assert "**residual stream**" in text
@@ -152,6 +159,8 @@ def test_prose_numbers():
             "alt: Your's weight when one asks": f"{w2[tokens.index('one'), your]:.2f}",
         },
         # widths 1 and 2, head 1/2, W_o shape and rows 1-4; Clark et al. 2019,
-        # sections 3 and 4; Vaswani et al. 2017, section 3.1; Elhage et al. 2021
-        definitions={"1", "2", "3", "4", "2019", "2017", "3.1", "2021"},
+        # sections 3.1, 4.2 and 4.3, Figure 5 and Table 1; Vaswani et al. 2017,
+        # section 3.1; Elhage et al. 2021
+        definitions={"1", "2", "3", "4", "5", "2019", "2017", "3.1", "4.2", "4.3"}
+        | {"2021"},
     )
