@@ -76,6 +76,16 @@ def test_sources_section_introduces_the_article_the_book_and_michel():
     assert "*Are Sixteen Heads Really Better than One?* (NeurIPS 2019)" in text
 
 
+def test_the_index_claims_code_only_for_computed_numbers():
+    """Review 3, M6: typed-in facts from papers and configurations, and the
+    benchmark's timings, are not computed; the index says which numbers are."""
+    text = " ".join((DOCS / "index.md").read_text(encoding="utf-8").split())
+    assert "every number, table and claim" not in text
+    assert "every computed number, table and figure" in text
+    assert "Facts from papers and published model configurations are typed in" in text
+    assert "Timings were measured once, on one machine" in text
+
+
 def test_other_pages_do_call_them_the_article_and_the_book():
     """ "Other pages call it *the article*" (*the book*): some page other than the
     index does, with a link to the sources section."""
