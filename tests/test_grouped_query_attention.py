@@ -10,7 +10,7 @@ from snippets.grouped_query_attention.ex03_cache_per_token import (
 )
 from snippets.grouped_query_attention.ex04_gqa_module import GroupedQueryAttention
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import check_prose_numbers, lazy
+from tests.pages import DOCS, check_prose_numbers, lazy
 
 # Imported before this file's first test, not while collecting (tests/pages.py)
 ex02_decode_mha = lazy("snippets.grouped_query_attention.ex02_decode_mha")
@@ -329,3 +329,14 @@ def test_prose_numbers():
             "1911.02150",
         },
     )
+
+
+def test_the_serving_material_is_marked_optional():
+    """Review 3, T3: decode bandwidth and server batching are systems material,
+    in a section and an exercise marked optional, after the page's own question."""
+    text = (DOCS / "grouped-query-attention.md").read_text(encoding="utf-8")
+    optional = text.index("## Optional depth: why the cache's size is also its speed")
+    assert text.index("## The key-value cache of real models") < optional
+    assert '!!! tip "Optional: serving systems"' in text[optional:]
+    assert optional < text.index("snippets/grouped_query_attention/ex12_bandwidth.py")
+    assert "Exercise 2 (optional depth): when do the caches outweigh" in text
