@@ -154,6 +154,7 @@ COPY = [
     "Makefile",
     "docs",
     "snippets",
+    "includes",
     "tests",
     "hooks",
     "scripts",

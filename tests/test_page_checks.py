@@ -17,6 +17,7 @@ COPY = [
     "mkdocs.yml",
     "docs",
     "snippets",
+    "includes",
     "tests",
     "overrides",
     "hooks",

@@ -38,6 +38,12 @@ def test_head_1s_question_is_nearly_a_product_of_two_positive_directions():
     u, s, vh = torch.linalg.svd(qk1)
     u1, v1 = u[:, 0] * u[0, 0].sign(), vh[0] * vh[0, 0].sign()
     assert (u1 > 0).all() and (v1 > 0).all()
+    # Perron-Frobenius: qk1 is all-positive, so are M M^T, M^T M and their top
+    # eigenvectors, which are u1 and v1 (up to sign)
+    assert (qk1 > 0).all()
+    for gram, vector in ((qk1 @ qk1.T, u1), (qk1.T @ qk1, v1)):
+        top = torch.linalg.eigh(gram).eigenvectors[:, -1]
+        torch.testing.assert_close(top * top[0].sign(), vector, atol=1e-5, rtol=0)
     by_v = (inputs @ v1).argsort(descending=True)
     assert all(torch.equal(row.argsort(descending=True), by_v) for row in scores)
 

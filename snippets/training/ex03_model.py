@@ -11,11 +11,11 @@ class Attention(nn.Module):
     def __init__(self, n_heads, d_head, n_outputs=2):
         super().__init__()
         self.n_heads, self.d_head = n_heads, d_head
-        d_all = n_heads * d_head  # every head's columns side by side
-        self.W_query = nn.Linear(D_MODEL, d_all)
-        self.W_key = nn.Linear(D_MODEL, d_all)
-        self.W_value = nn.Linear(D_MODEL, d_all)
-        self.W_o = nn.Linear(d_all, n_outputs)
+        width = n_heads * d_head  # h * d_head: every head side by side
+        self.W_query = nn.Linear(D_MODEL, width)
+        self.W_key = nn.Linear(D_MODEL, width)
+        self.W_value = nn.Linear(D_MODEL, width)
+        self.W_o = nn.Linear(width, n_outputs)
 
     def forward(self, x):
         n, t, _ = x.shape  # (n, T, 4)
@@ -29,7 +29,7 @@ class Attention(nn.Module):
         scores = q @ k.transpose(-2, -1) / self.d_head**0.5  # (n, h, T, T)
         weights = scores.softmax(dim=-1)  # one softmax row per head
         context = (weights @ v).transpose(1, 2)  # (n, T, h, d_head)
-        context = context.reshape(n, t, -1)  # (n, T, d_all)
+        context = context.reshape(n, t, -1)  # (n, T, h * d_head)
         return self.W_o(context), weights  # (n, T, 2), (n, h, T, T)
 
 
