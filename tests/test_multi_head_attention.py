@@ -304,6 +304,7 @@ def test_prose_numbers():
             "64",
             "768",
             "2017",
+            "3.2.2",  # Vaswani et al.'s section on multi-head attention
             "2019",  # Devlin et al., BERT (NAACL 2019)
         },
     )
