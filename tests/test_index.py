@@ -131,7 +131,7 @@ def test_the_notation_box_shows_the_modules_sizes():
     sizes = notation_table()
     rows = [line for line in text.split("\n") if line.startswith("| $")]
     cells = [[c.strip() for c in row.strip("|").split("|")] for row in rows]
-    assert [c[3:] for c in cells] == [
+    assert [c[2:] for c in cells] == [
         [sizes["toy d_model"], sizes["GPT-2 d_model"]],
         [sizes["toy h"], sizes["GPT-2 h"]],
         [sizes["toy d_head"], sizes["GPT-2 d_head"]],
