@@ -87,10 +87,10 @@ def main() -> None:
     torch.manual_seed(0)
     x = torch.randn(BATCH, TOKENS, WIDTH)  # (b, t, d_model)
     torch_mha = nn.MultiheadAttention(WIDTH, HEADS, bias=False, batch_first=True)
-    variants = {"loop of heads": LoopOfHeads(WIDTH, WIDTH, HEADS)}
+    variants = {"loop of heads": LoopOfHeads(WIDTH, num_heads=HEADS)}
     for h in SWEEP:  # the 12-head entries are also the main table's modules
-        variants[f"textbook, {h} heads"] = MultiHeadAttention(WIDTH, WIDTH, h)
-        variants[f"sdpa, {h} heads"] = SDPAMultiHeadAttention(WIDTH, WIDTH, h)
+        variants[f"textbook, {h} heads"] = MultiHeadAttention(WIDTH, num_heads=h)
+        variants[f"sdpa, {h} heads"] = SDPAMultiHeadAttention(WIDTH, num_heads=h)
     variants["nn.MultiheadAttention"] = torch_mha_call(torch_mha, False)
     variants["nn.MultiheadAttention, returning weights"] = torch_mha_call(
         torch_mha, True

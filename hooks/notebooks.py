@@ -11,7 +11,9 @@ one fails the build, naming the page. Nothing is written into docs/.
 What "plain Markdown" means here: admonitions, collapsible blocks and content tabs
 become a bold title over their (dedented) content, so the code inside them becomes
 code cells too; attribute lists, icons and test markers are dropped; links to other
-pages and images point at the hosted site; terminal commands stay as Markdown.
+pages and images point at the hosted site; terminal commands stay as Markdown. The
+glossary's abbreviations (`*[term]: definition`, appended to every page), which a
+notebook cannot show on hover, become a list of the terms the page uses, at its end.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ _ATTR_LIST = re.compile(r'\s*\{:?\s*(?:(?:[.#][\w-]+|[\w-]+="[^"]*")\s*)+\}')
 _ICON = re.compile(r"\s*:(?:material|octicons|fontawesome|simple)-[\w-]+:")
 _SKIP_MARK = re.compile(r"^\s*<!--\s*pytest\.mark\.[^>]*-->\s*$")
 _LINK = re.compile(r"(\]\()(?!https?://|#|mailto:)([^)\s]+)(\))")
+_ABBREVIATION = re.compile(r"^\*\[(?P<term>[^\]]+)\]:\s*(?P<definition>.+)$")
 
 
 def _indent(line: str) -> int:
@@ -99,7 +102,7 @@ def flatten_blocks(lines: list[str]) -> list[str]:
 def plain_markdown(lines: list[str], site_url: str, page_dir: str):
     """The page as plain Markdown, and the output blocks, keyed by the index of the
     Python block they belong to."""
-    lines = flatten_blocks(lines)
+    lines, terms = _split_glossary(flatten_blocks(lines))
     kept: list[str] = []
     outputs: dict[int, str] = {}
     python_blocks = 0
@@ -145,7 +148,47 @@ def plain_markdown(lines: list[str], site_url: str, page_dir: str):
         )
         kept.append(line)
         i += 1
-    return "\n".join(kept), outputs, python_blocks
+    return "\n".join(kept + _terms_used(kept, terms)), outputs, python_blocks
+
+
+def _split_glossary(lines: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The lines without the abbreviation definitions, and those definitions."""
+    kept, terms, fence = [], {}, None
+    for line in lines:
+        match = _FENCE.match(line)
+        if match and fence is None:
+            fence = match.group("fence")
+        elif fence is not None and line.strip() == fence:
+            fence = None
+        abbreviation = _ABBREVIATION.match(line) if fence is None else None
+        if abbreviation:
+            terms[abbreviation["term"]] = abbreviation["definition"]
+        else:
+            kept.append(line)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    return kept, terms
+
+
+def _terms_used(lines: list[str], terms: dict[str, str]) -> list[str]:
+    """A closing list of the glossary's terms that the prose uses."""
+    prose, fence = [], None
+    for line in lines:
+        match = _FENCE.match(line)
+        if match and fence is None:
+            fence = match.group("fence")
+        elif fence is not None and line.strip() == fence:
+            fence = None
+        elif fence is None:
+            prose.append(re.sub(r"`[^`]*`", "", line))
+        # lines inside a code block are not prose
+    text = "\n".join(prose)
+    used = [t for t in terms if re.search(rf"\b{re.escape(t)}\b", text)]
+    if not used:
+        return []
+    return ["", "**Terms used on this page**", ""] + [
+        f"- **{term}**: {terms[term]}" for term in used
+    ]
 
 
 def _absolute(target: str, site_url: str, page_dir: str) -> str:

@@ -75,11 +75,35 @@ def snippet_preprocessor():
         if entry == "pymdownx.snippets":
             options = config["mdx_configs"].get(entry, {})
     assert options.get("check_paths"), "mkdocs.yml must set check_paths: true"
+    # Pages are expanded one include line at a time (`expand`), and auto_append
+    # would append the glossary after every include, inside the code blocks. The
+    # glossary holds only abbreviations, read by `glossary()`.
+    options = {k: v for k, v in options.items() if k != "auto_append"}
     md = markdown.Markdown(
         extensions=["pymdownx.snippets"],
         extension_configs={"pymdownx.snippets": options},
     )
     return md.preprocessors["snippet"]
+
+
+_ABBREVIATION = re.compile(r"^\*\[(?P<term>[^\]]+)\]:\s*(?P<definition>.+)$")
+
+
+@cache
+def glossary() -> dict[str, str]:
+    """term -> definition, from the files mkdocs.yml appends to every page
+    (pymdownx.snippets' auto_append): the abbreviations the `abbr` extension
+    turns into hover definitions."""
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    files = config["mdx_configs"].get("pymdownx.snippets", {}).get("auto_append", [])
+    terms = {}
+    for name in files:
+        for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+            match = _ABBREVIATION.match(line)
+            assert match or not line.strip(), f"{name}: not an abbreviation: {line}"
+            if match:
+                terms[match["term"]] = match["definition"]
+    return terms
 
 
 @dataclass
@@ -123,7 +147,7 @@ def code_blocks(page: ExpandedPage) -> list[CodeBlock]:
     return extract_from_buffer(io.StringIO("\n".join(page.lines) + "\n"))
 
 
-SITE_SOURCES = ["mkdocs.yml", "docs", "snippets", "overrides", "hooks"]
+SITE_SOURCES = ["mkdocs.yml", "docs", "snippets", "includes", "overrides", "hooks"]
 
 
 def copy_sources(root: Path, names: list[str] = SITE_SOURCES) -> Path:

@@ -77,7 +77,7 @@ def test_ladder_at_gpt2_width(causal):
 
 def test_a_missing_mask_is_caught():
     """The comparison can fail: the same weights without the mask are far off."""
-    open_mha = MultiHeadAttention(24, 24, 4, causal=False)
+    open_mha = MultiHeadAttention(24, num_heads=4, causal=False)
     open_mha.load_state_dict(ex01_loop_equals_module.mha.state_dict())
     assert max_diff(open_mha(x), reference) > 1e3 * TOLERANCE
 
@@ -86,7 +86,7 @@ def test_concatenation_then_wo_is_a_sum_over_heads():
     torch.manual_seed(4)
     h, e, d = 4, 6, 24
     contexts = torch.randn(h, 10, e)
-    W_o = torch.randn(d, h * e)  # nn.Linear layout: (d_out, h * e)
+    W_o = torch.randn(d, h * e)  # nn.Linear layout: (d_model, h * d_head)
     concatenated = torch.cat(list(contexts), dim=-1) @ W_o.T
     summed = sum(contexts[i] @ W_o[:, i * e : (i + 1) * e].T for i in range(h))
     assert torch.allclose(concatenated, summed, atol=TOLERANCE)
@@ -126,7 +126,7 @@ def test_causality():
 
 
 def test_sdpa_module_changes_only_attend():
-    fused = SDPAMultiHeadAttention(24, 24, 4)
+    fused = SDPAMultiHeadAttention(24, num_heads=4)
     assert set(fused.state_dict()) == set(ex01_loop_equals_module.mha.state_dict())
 
 

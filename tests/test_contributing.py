@@ -156,6 +156,7 @@ COPY = [
     "Makefile",
     "docs",
     "snippets",
+    "includes",
     "tests",
     "hooks",
     "scripts",

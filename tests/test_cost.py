@@ -19,13 +19,14 @@ from tests.pages import ROOT, check_prose_numbers, lazy
 # Imported before this file's first test, not while collecting (tests/pages.py)
 ex02_flops = lazy("snippets.cost.ex02_flops")
 ex03_softmax_work = lazy("snippets.cost.ex03_softmax_work")
-ex04_bench_table = lazy("snippets.cost.ex04_bench_table")
-ex05_sweep_table = lazy("snippets.cost.ex05_sweep_table")
-ex06_per_head_work = lazy("snippets.cost.ex06_per_head_work")
-ex07_vaswani_heads = lazy("snippets.cost.ex07_vaswani_heads")
-ex08_score_rank = lazy("snippets.cost.ex08_score_rank")
-ex09_exercise_fused_flops = lazy("snippets.cost.ex09_exercise_fused_flops")
-ex10_exercise_gpt2_maps = lazy("snippets.cost.ex10_exercise_gpt2_maps")
+ex04_vaswani_heads = lazy("snippets.cost.ex04_vaswani_heads")
+ex05_score_rank = lazy("snippets.cost.ex05_score_rank")
+ex06_bench_table = lazy("snippets.cost.ex06_bench_table")
+ex07_causal_share = lazy("snippets.cost.ex07_causal_share")
+ex08_sweep_table = lazy("snippets.cost.ex08_sweep_table")
+ex09_per_head_work = lazy("snippets.cost.ex09_per_head_work")
+ex10_exercise_fixed_width = lazy("snippets.cost.ex10_exercise_fixed_width")
+ex11_exercise_gpt2_maps = lazy("snippets.cost.ex11_exercise_gpt2_maps")
 
 
 T = 1024  # ex02_flops.T, asserted in test_flop_formula
@@ -34,7 +35,7 @@ T = 1024  # ex02_flops.T, asserted in test_flop_formula
 def test_the_lazy_modules_were_imported_before_the_first_test():
     """By tests/conftest.py (tests/pages.py, lazy), before any test of this file."""
     modules = [value for value in globals().values() if isinstance(value, lazy)]
-    assert len(modules) == 9 and all(m.lazy_name in sys.modules for m in modules)
+    assert len(modules) == 10 and all(m.lazy_name in sys.modules for m in modules)
 
 
 def test_sweep_and_width():
@@ -45,7 +46,7 @@ def test_sweep_and_width():
 
 @pytest.mark.parametrize("h", heads_sweep)
 def test_parameters_do_not_depend_on_heads(h):
-    mha = MultiHeadAttention(d_model, d_model, h)
+    mha = MultiHeadAttention(d_model, num_heads=h)
     assert sum(p.numel() for p in mha.parameters()) == 4 * d_model**2
 
 
@@ -61,7 +62,7 @@ def test_flops_do_not_depend_on_heads(h):
     torch.manual_seed(0)
     x = torch.randn(1, 64, d_model)
     with torch.no_grad():
-        flops = ex02_flops.matmul_flops(MultiHeadAttention(d_model, d_model, h), x)
+        flops = ex02_flops.matmul_flops(MultiHeadAttention(d_model, num_heads=h), x)
     assert flops == 2 * (4 * 64 * d_model**2 + 2 * 64**2 * d_model)
 
 
@@ -97,7 +98,7 @@ def test_exponentials_are_h_t_squared_and_matmul_flops_stay_constant(h):
     t = 32
     torch.manual_seed(0)
     x = torch.randn(2, t, d_model)
-    module = HandSoftmax(d_model, d_model, h, causal=False)
+    module = HandSoftmax(d_model, num_heads=h, causal=False)
     counter = ExpCounter()
     with torch.no_grad(), counter, FlopCounterMode(display=False) as flops:
         module(x)
@@ -108,7 +109,7 @@ def test_exponentials_are_h_t_squared_and_matmul_flops_stay_constant(h):
 def test_softmax_recorder_counts_h_t_squared_and_the_maps():
     recorder = ex03_softmax_work.SoftmaxRecorder()
     with torch.no_grad(), recorder:
-        MultiHeadAttention(d_model, d_model, 12)(ex02_flops.x)
+        MultiHeadAttention(d_model, num_heads=12)(ex02_flops.x)
     (shape,) = recorder.shapes
     assert tuple(shape) == (1, 12, T, T)
     assert 4 * T * T == 4 * 2**20  # 4 MiB per head and sequence
@@ -136,7 +137,10 @@ def test_textbook_writes_four_maps_and_fused_none():
     torch.manual_seed(0)
     x = torch.randn(2, 16, 24)
     counts = []
-    for module in (MultiHeadAttention(24, 24, 4), SDPAMultiHeadAttention(24, 24, 4)):
+    for module in (
+        MultiHeadAttention(24, num_heads=4),
+        SDPAMultiHeadAttention(24, num_heads=4),
+    ):
         recorder = MapRecorder(16)
         with torch.no_grad(), recorder:
             module(x)
@@ -149,7 +153,7 @@ def one_head_work(h, t=256):
     e = d_model // h
     q, k, v = torch.randn(3, 1, 1, t, e)
     with torch.no_grad(), FlopCounterMode(display=False) as counter:
-        MultiHeadAttention(d_model, d_model, h).attend(q, k, v)
+        MultiHeadAttention(d_model, num_heads=h).attend(q, k, v)
     flops = counter.get_total_flops()
     return flops, flops / (3 * t * e), flops / t**2
 
@@ -169,7 +173,7 @@ def test_per_head_table_on_the_page():
     rows = [one_head_work(h, t=T) for h in heads_sweep]
     assert {f"{per_number:,.0f}" for _, per_number, _ in rows} == {"1,365"}
     assert [per_score for *_, per_score in rows] == [3072, 1536, 768, 384, 256]
-    assert ex06_per_head_work.per_score == 4 * 64  # the page's last row: h = 12
+    assert ex09_per_head_work.per_score == 4 * 64  # the page's last row: h = 12
 
 
 # -- the measured tables -------------------------------------------------------------
@@ -202,8 +206,8 @@ def test_bench_results_describe_their_environment_and_setup():
 
 
 def test_tables_are_printed_from_the_results():
-    assert ex04_bench_table.forward is bench["forward_ms"]
-    assert ex05_sweep_table.sweep is bench["sweep"]
+    assert ex06_bench_table.forward is bench["forward_ms"]
+    assert ex08_sweep_table.sweep is bench["sweep"]
     # the 12-head rows of the sweep are the main table's two modules
     last = bench["sweep"][-1]
     assert last["textbook_ms"] == bench["forward_ms"]["batched module"]
@@ -261,7 +265,7 @@ def test_prose_claims_hold_for_the_committed_measurement():
 
 
 def test_vaswani_table_3_rows_a():
-    bleu = ex07_vaswani_heads.bleu
+    bleu = ex04_vaswani_heads.bleu
     assert bleu[8] == max(bleu.values())
     assert round(bleu[8] - bleu[1], 1) == 0.9  # one head: 0.9 BLEU worse
     assert round(bleu[8] - bleu[32], 1) == 0.4  # too many heads hurt too
@@ -271,7 +275,7 @@ def test_vaswani_table_3_rows_a():
 @pytest.mark.parametrize("h, t", [(1, 16), (4, 16), (12, 128), (24, 16), (48, 128)])
 def test_a_heads_scores_have_rank_at_most_its_width(h, t):
     torch.manual_seed(h)
-    mha = MultiHeadAttention(d_model, d_model, h)
+    mha = MultiHeadAttention(d_model, num_heads=h)
     x = torch.randn(1, t, d_model)
     with torch.no_grad():
         q = mha.split(mha.W_q(x))[0]  # (h, t, e)
@@ -282,12 +286,12 @@ def test_a_heads_scores_have_rank_at_most_its_width(h, t):
 
 
 def test_the_pages_rank_table(capsys):
-    assert ex08_score_rank.n == 128
+    assert ex05_score_rank.n == 128
     with torch.no_grad():
         for h in heads_sweep:
-            mha = MultiHeadAttention(d_model, d_model, h)
-            q = mha.split(mha.W_q(ex08_score_rank.tokens))[0, 0]
-            k = mha.split(mha.W_k(ex08_score_rank.tokens))[0, 0]
+            mha = MultiHeadAttention(d_model, num_heads=h)
+            q = mha.split(mha.W_q(ex05_score_rank.tokens))[0, 0]
+            k = mha.split(mha.W_k(ex05_score_rank.tokens))[0, 0]
             rank = torch.linalg.matrix_rank(q @ k.T).item()
             assert rank == min(128, d_model // h)
             assert (rank == 128) == (d_model // h >= 128)  # full rank iff wide
@@ -296,9 +300,9 @@ def test_the_pages_rank_table(capsys):
 def test_the_rank_example_meets_the_condition_of_theorem_1():
     """Bhojanapalli et al.'s Theorem 1 needs the d x T input to have full column
     rank ("T token vectors linearly independent"), which needs T <= d."""
-    tokens = ex08_score_rank.tokens[0]  # (T, d): the page's 128 tokens
-    assert tokens.shape == (ex08_score_rank.n, d_model)
-    assert torch.linalg.matrix_rank(tokens) == ex08_score_rank.n <= d_model
+    tokens = ex05_score_rank.tokens[0]  # (T, d): the page's 128 tokens
+    assert tokens.shape == (ex05_score_rank.n, d_model)
+    assert torch.linalg.matrix_rank(tokens) == ex05_score_rank.n <= d_model
     torch.manual_seed(0)
     too_many = torch.randn(d_model + 1, d_model)  # T = d + 1 tokens
     assert torch.linalg.matrix_rank(too_many) == d_model  # < T: not independent
@@ -314,14 +318,95 @@ def test_softmax_of_low_rank_scores_can_have_full_rank():
 
 
 def test_exercises():
-    fused = ex09_exercise_fused_flops.fused_flops
-    assert fused == 2 * 4 * T * d_model**2 != ex02_flops.formula
-    assert ex10_exercise_gpt2_maps.layers * ex10_exercise_gpt2_maps.heads == 144
-    assert 12 * 12 * ex10_exercise_gpt2_maps.map_bytes == 576 * 2**20
+    assert ex11_exercise_gpt2_maps.layers * ex11_exercise_gpt2_maps.heads == 144
+    assert 12 * 12 * ex11_exercise_gpt2_maps.map_bytes == 576 * 2**20
+
+
+@pytest.mark.parametrize("h", heads_sweep)
+def test_heads_of_a_fixed_width_cost_in_proportion_to_their_number(h):
+    """Exercise 1: with d_head fixed at 64, parameters and matmul FLOPs grow
+    linearly in h, and 12 heads of 64 are GPT-2's module, with its counts."""
+    mha = MultiHeadAttention(d_model, num_heads=h, d_head=64)
+    params = sum(p.numel() for p in mha.parameters())
+    assert params == 4 * d_model * 64 * h  # W_q, W_k, W_v and W_o
+    assert ex10_exercise_fixed_width.mha.d_head == 64
+    with torch.no_grad():
+        x = torch.randn(1, 32, d_model)
+        flops = ex02_flops.matmul_flops(mha, x)
+    assert flops == 2 * h * (4 * 32 * d_model * 64 + 2 * 32**2 * 64)
+    if h == 12:
+        assert params == 4 * d_model**2  # the table's 2,359,296
+        assert 12 * 64 == d_model
+
+
+def test_exercise_1_shows_the_fixed_width_table():
+    """The printed last row is the page's earlier counts: 12 heads of 64."""
+    mha = ex10_exercise_fixed_width.mha  # the last one built: 12 heads
+    assert mha.num_heads * mha.d_head == d_model
+    assert ex10_exercise_fixed_width.flops == ex02_flops.formula
+    assert ex10_exercise_fixed_width.params == 4 * d_model**2
+
+
+# -- review 3: F3, C1, T3, T5 ----------------------------------------------------------
+
+
+def test_the_causal_kernel_skips_a_fifth_of_the_arithmetic():
+    """F3: above the diagonal lie T(T-1)/2 of each map's T^2 scores, in Q K^T and
+    in weights @ V: about half of that work, 20% of all multiply-adds at T = 1024,
+    width 768. Worked out exactly: (T - 1) / (4 d_model + 2 T)."""
+    share = ex07_causal_share.skipped / ex07_causal_share.macs
+    assert share == pytest.approx((T - 1) / (4 * d_model + 2 * T))
+    assert f"{share:.0%}" == "20%"
+    assert ex07_causal_share.above / T**2 == pytest.approx(0.5, abs=1e-3)
+    assert (ex07_causal_share.T, ex07_causal_share.d_model) == (T, d_model)
+
+
+def test_the_page_says_the_benchmark_is_causal_only():
+    """F3: only the causal case is measured, and the page says so."""
+    text = " ".join((ROOT / "docs/cost.md").read_text().split())
+    assert bench["setup"]["causal"] is True
+    assert "The benchmark times the causal case only" in text
+    assert "Its matrix products are those of the fused versions" not in text
+
+
+def test_vaswani_table_3_is_read_with_its_cautions():
+    """C1: section 3.2.2 is the design's motivation; section 6.2 reports the rows
+    without a reason; each row is one run on the development set."""
+    text = " ".join((ROOT / "docs/cost.md").read_text().split())
+    assert "The paper's own reason" not in text
+    assert "(section 6.2) without giving a reason" in text
+    assert "is the motivation of its design (section 3.2.2)" in text
+    assert "each row is one training run, scored on the development set" in text
+    source = (ROOT / "snippets/cost/ex04_vaswani_heads.py").read_text()
+    assert "development set (newstest2013)" in source
+
+
+def test_the_systems_material_is_an_optional_part_after_the_core():
+    """T3: the timings and the per-score table come after what splitting costs,
+    under a heading and a box that mark them optional."""
+    text = (ROOT / "docs/cost.md").read_text()
+    core = text.index("## What splitting does cost")
+    optional = text.index("## Optional depth: measured time")
+    assert core < optional < text.index("## Exercises")
+    assert '!!! tip "Optional: how fast, on one machine"' in text[optional:]
+    for snippet in ("ex06_bench_table", "ex07_causal_share", "ex09_per_head_work"):
+        assert (
+            optional
+            < text.index(f"snippets/cost/{snippet}.py")
+            < (text.index("## Exercises"))
+        )
+
+
+def test_the_exercises_are_about_heads():
+    """T5: no exercise about a FlopCounterMode quirk."""
+    text = (ROOT / "docs/cost.md").read_text()
+    exercises = text[text.index("## Exercises") :]
+    assert "FlopCounterMode" not in exercises
+    assert 'Exercise 1: heads that keep their width"' in exercises
 
 
 def test_prose_numbers():
-    bleu = ex07_vaswani_heads.bleu
+    bleu = ex04_vaswani_heads.bleu
     check_prose_numbers(
         "cost.md",
         computed={
@@ -336,15 +421,20 @@ def test_prose_numbers():
             "FLOPs per score, 12 heads": str(4 * d_model // 12),
             "one head vs 8 (BLEU)": f"{bleu[8] - bleu[1]:.1f}",
             "32 heads vs 8 (BLEU)": f"{bleu[8] - bleu[32]:.1f}",
-            "rank example tokens": str(ex08_score_rank.n),
+            "rank example tokens": str(ex05_score_rank.n),
             "maps in GPT-2 small": str(12 * 12),
-            "MiB of GPT-2 maps": f"{ex10_exercise_gpt2_maps.total / 2**20:.0f}",
+            "MiB of GPT-2 maps": f"{ex11_exercise_gpt2_maps.total / 2**20:.0f}",
+            "multiply-adds above the diagonal": (
+                f"{ex07_causal_share.skipped / ex07_causal_share.macs:.0%}"
+            ),
         },
         definitions={
             "1",
             "2",
             "3",  # 4T/3; Michel et al. §3
-            "4",  # 4 d^2, 4 bytes, 4e; Michel et al. §4
+            "0",  # BLEU's scale, 0 to 100
+            "100",
+            "4",  # 4 d_model^2, 4 bytes, 4 d_head; Michel et al. §4
             "8",
             "12",
             "16",  # width of 32 heads in Vaswani's table
@@ -353,7 +443,8 @@ def test_prose_numbers():
             "64",
             "768",
             "1024",
-            "3.2.2",  # Vaswani et al. section
+            "3.2.2",  # Vaswani et al. sections
+            "6.2",
             "20%",  # Michel et al. §4: WMT heads pruned
             "40%",  # Michel et al. §4: BERT heads pruned
             "2017",

@@ -10,7 +10,7 @@ from snippets.grouped_query_attention.ex03_cache_per_token import (
 )
 from snippets.grouped_query_attention.ex04_gqa_module import GroupedQueryAttention
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import check_prose_numbers, lazy
+from tests.pages import DOCS, check_prose_numbers, lazy
 
 # Imported before this file's first test, not while collecting (tests/pages.py)
 ex02_decode_mha = lazy("snippets.grouped_query_attention.ex02_decode_mha")
@@ -40,10 +40,13 @@ def max_diff(a, b):
 # -- the cache loop ------------------------------------------------------------------
 
 MODULES = [
-    ("MHA", lambda: MultiHeadAttention(48, 48, num_heads=6)),
-    ("GQA", lambda: GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=2)),
-    ("MQA", lambda: GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=1)),
-    ("GQA, d_in != d_out", lambda: GroupedQueryAttention(20, 48, 6, 3)),
+    ("MHA", lambda: MultiHeadAttention(48, num_heads=6)),
+    ("GQA", lambda: GroupedQueryAttention(48, num_heads=6, num_kv_heads=2)),
+    ("MQA", lambda: GroupedQueryAttention(48, num_heads=6, num_kv_heads=1)),
+    (
+        "GQA, h * d_head != d_model",
+        lambda: GroupedQueryAttention(20, num_heads=6, num_kv_heads=3, d_head=8),
+    ),
 ]
 
 
@@ -66,7 +69,7 @@ def test_each_cached_step_equals_the_uncached_pass_at_its_position(name, make):
 def test_the_step_attends_over_the_cache_not_just_the_new_token():
     """Dropping the cache changes every step after the first: the test can fail."""
     torch.manual_seed(11)
-    attn = GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=2)
+    attn = GroupedQueryAttention(48, num_heads=6, num_kv_heads=2)
     x = torch.randn(1, 5, 48)
     with torch.no_grad():
         full = attn(x)
@@ -81,7 +84,7 @@ def test_a_batched_step_shares_the_weights_and_reads_each_cache_alone():
     each sequence's cache for that sequence alone: one set of projections serves
     the whole batch, and changing one sequence's cache changes only its output."""
     torch.manual_seed(11)
-    attn = GroupedQueryAttention(48, 48, num_heads=6, num_kv_heads=2)
+    attn = GroupedQueryAttention(48, num_heads=6, num_kv_heads=2)
     x = torch.randn(3, 5, 48)
     cache = {}
     for t in range(4):
@@ -106,7 +109,7 @@ def test_the_pages_loops_match_the_uncached_pass(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[5] == "token 6: cached keys (1, 2, 6, 2)"  # MHA: 2 kv heads
     assert lines[11] == "token 6: cached keys (1, 1, 6, 2)"  # MQA: 1 kv head
-    assert ex02_decode_mha.cached.shape == ex08_decode_gqa.cached.shape == (1, 6, 4)
+    assert ex02_decode_mha.cached.shape == ex08_decode_gqa.cached.shape == (1, 6, 3)
 
 
 # -- the size of the cache -----------------------------------------------------------
@@ -123,18 +126,18 @@ def test_mha_module_caches_one_full_width_head():
     """The module's own key and value tensors, whatever h: b * t * d numbers."""
     x = torch.randn(1, 7, 24)
     for h in [1, 2, 3, 4, 6, 8, 12, 24]:
-        mha = MultiHeadAttention(24, 24, num_heads=h)
+        mha = MultiHeadAttention(24, num_heads=h)
         with torch.no_grad():
             k = mha.split(mha.W_k(x))
         assert k.shape == (1, h, 7, 24 // h) and k.numel() == 7 * 24
-    gqa = GroupedQueryAttention(24, 24, num_heads=6, num_kv_heads=2)
+    gqa = GroupedQueryAttention(24, num_heads=6, num_kv_heads=2)
     with torch.no_grad():
         assert gqa.split(gqa.W_k(x)).numel() == 7 * 24 // 3  # below it
 
 
 def test_mqa_on_six_tokens():
     mqa = ex05_six_tokens.mqa
-    assert mqa(ex05_six_tokens.batch).shape == (1, 6, 4)
+    assert mqa(ex05_six_tokens.batch).shape == (1, 6, 3)
     assert mqa.W_q.weight.shape == (4, 3)
     assert mqa.W_k.weight.shape == mqa.W_v.weight.shape == (2, 3)
     assert mqa.group == 2
@@ -146,8 +149,8 @@ def test_mqa_on_six_tokens():
 @pytest.mark.parametrize("causal", [True, False])
 def test_as_many_kv_heads_as_heads_is_multi_head_attention(causal):
     x = ex06_equals_mha.x
-    mha = MultiHeadAttention(768, 768, 12, causal=causal)
-    gqa = GroupedQueryAttention(768, 768, 12, num_kv_heads=12, causal=causal)
+    mha = MultiHeadAttention(768, num_heads=12, causal=causal)
+    gqa = GroupedQueryAttention(768, num_heads=12, num_kv_heads=12, causal=causal)
     gqa.load_state_dict(mha.state_dict())
     assert max_diff(gqa(x), mha(x)) < TOLERANCE
     assert max_diff(ex06_equals_mha.gqa(x), ex06_equals_mha.mha(x)) < TOLERANCE
@@ -157,8 +160,8 @@ def test_each_query_head_uses_its_groups_kv_head():
     """GQA equals MHA whose key and value heads are the kv heads, repeated."""
     torch.manual_seed(7)
     x = torch.randn(2, 9, 24)
-    gqa = GroupedQueryAttention(24, 24, num_heads=6, num_kv_heads=2)  # groups of 3
-    mha = MultiHeadAttention(24, 24, num_heads=6)
+    gqa = GroupedQueryAttention(24, num_heads=6, num_kv_heads=2)  # groups of 3
+    mha = MultiHeadAttention(24, num_heads=6)
     with torch.no_grad():
         mha.W_q.weight.copy_(gqa.W_q.weight)
         mha.W_o.weight.copy_(gqa.W_o.weight)
@@ -178,14 +181,14 @@ def test_agrees_with_sdpa_enable_gqa():
 
 def test_groups_must_be_equal():
     with pytest.raises(AssertionError):
-        GroupedQueryAttention(768, 768, num_heads=12, num_kv_heads=5)
+        GroupedQueryAttention(768, num_heads=12, num_kv_heads=5)
 
 
 @pytest.mark.parametrize(
     "kv_heads, params", [(12, 2_359_296), (4, 1_572_864), (1, 1_277_952)]
 )
 def test_parameters(kv_heads, params):
-    gqa = GroupedQueryAttention(768, 768, 12, num_kv_heads=kv_heads)
+    gqa = GroupedQueryAttention(768, num_heads=12, num_kv_heads=kv_heads)
     assert sum(p.numel() for p in gqa.parameters()) == params
     assert params == 2 * 768**2 + 2 * 768 * kv_heads * 64
 
@@ -324,6 +327,7 @@ def test_prose_numbers():
             "2",  # bytes per number; heads of width 2; Exercise 2
             "3",  # groups of three; Llama 3.1
             "3.1",  # Llama 3.1
+            "2.1",  # Ainslie et al., section 2.1: uptraining by mean pooling
             "8",  # Llama 3 8B's kv heads and model names
             "12",  # GPT-2 small's heads
             "32",  # Llama's query heads
@@ -335,3 +339,14 @@ def test_prose_numbers():
             "1911.02150",
         },
     )
+
+
+def test_the_serving_material_is_marked_optional():
+    """Review 3, T3: decode bandwidth and server batching are systems material,
+    in a section and an exercise marked optional, after the page's own question."""
+    text = (DOCS / "grouped-query-attention.md").read_text(encoding="utf-8")
+    optional = text.index("## Optional depth: why the cache's size is also its speed")
+    assert text.index("## The key-value cache of real models") < optional
+    assert '!!! tip "Optional: serving systems"' in text[optional:]
+    assert optional < text.index("snippets/grouped_query_attention/ex12_bandwidth.py")
+    assert "Exercise 2 (optional depth): when do the caches outweigh" in text

@@ -76,6 +76,16 @@ def test_sources_section_introduces_the_article_the_book_and_michel():
     assert "*Are Sixteen Heads Really Better than One?* (NeurIPS 2019)" in text
 
 
+def test_the_index_claims_code_only_for_computed_numbers():
+    """Review 3, M6: typed-in facts from papers and configurations, and the
+    benchmark's timings, are not computed; the index says which numbers are."""
+    text = " ".join((DOCS / "index.md").read_text(encoding="utf-8").split())
+    assert "every number, table and claim" not in text
+    assert "every computed number, table and figure" in text
+    assert "Facts from papers and published model configurations are typed in" in text
+    assert "Timings were measured once, on one machine" in text
+
+
 def test_other_pages_do_call_them_the_article_and_the_book():
     """ "Other pages call it *the article*" (*the book*): some page other than the
     index does, with a link to the sources section."""
@@ -97,12 +107,48 @@ def pinned(package: str) -> str:
     return next(p.split("==")[1] for p in pins if p.split("==")[0] == package)
 
 
+def notation_table() -> dict[str, str]:
+    """The notation box's sizes, read from the modules the pages build."""
+    from snippets.attention_inputs import inputs
+    from snippets.multi_head_attention.ex05_run_module import mha
+    from snippets.multi_head_attention.ex06_gpt2_small import gpt2_attn
+
+    return {
+        "toy d_model": str(inputs.shape[1]),
+        "toy h": str(mha.num_heads),
+        "toy d_head": str(mha.d_head),
+        "toy h * d_head": str(mha.W_q.weight.shape[0]),
+        "toy T": str(inputs.shape[0]),
+        "GPT-2 d_model": str(gpt2_attn.W_o.weight.shape[0]),
+        "GPT-2 h": str(gpt2_attn.num_heads),
+        "GPT-2 d_head": str(gpt2_attn.d_head),
+        "GPT-2 h * d_head": str(gpt2_attn.W_q.weight.shape[0]),
+    }
+
+
+def test_the_notation_box_shows_the_modules_sizes():
+    text = (DOCS / "index.md").read_text(encoding="utf-8")
+    sizes = notation_table()
+    rows = [line for line in text.split("\n") if line.startswith("| $")]
+    cells = [[c.strip() for c in row.strip("|").split("|")] for row in rows]
+    assert [c[2:] for c in cells] == [
+        [sizes["toy d_model"], sizes["GPT-2 d_model"]],
+        [sizes["toy h"], sizes["GPT-2 h"]],
+        [sizes["toy d_head"], sizes["GPT-2 d_head"]],
+        [sizes["toy h * d_head"], sizes["GPT-2 h * d_head"]],
+        [sizes["toy T"], ""],
+    ]
+
+
 def test_prose_numbers():
+    computed = {name: pinned(name) for name in ("torch", "matplotlib", "transformers")}
+    computed.update(notation_table())
     check_prose_numbers(
         "index.md",
-        computed={
-            name: pinned(name) for name in ("torch", "matplotlib", "transformers")
-        },
-        # GPT-2, chapter 3, 8 heads of width 64, publication years
-        definitions={"2", "3", "8", "64", "2017", "2019", "2024"},
+        computed=computed,
+        # GPT-2, chapter 3, 8 heads of width 64, publication years; the core path's
+        # five steps; heads counted from 1, code from 0; the hand-set head's widths
+        # 1 and 2; Vaswani et al. 2017, sections 3.2.1 and 3.2.2
+        definitions={"0", "1", "2", "3", "4", "5", "8", "64", "2017", "2019", "2024"}
+        | {"3.2.1", "3.2.2"},
     )

@@ -46,9 +46,9 @@ def test_masked_weights_are_exactly_zero():
 
 
 def test_loop_and_module_have_the_articles_shape():
-    assert ex02_run_loop.out.shape == (1, 6, 4)
+    assert ex02_run_loop.out.shape == (1, 6, 3)  # back to d_model
     assert len(ex02_run_loop.loop.heads) == 2
-    assert ex05_run_module.mha(ex02_run_loop.batch).shape == (1, 6, 4)
+    assert ex05_run_module.mha(ex02_run_loop.batch).shape == (1, 6, 3)
     assert ex05_run_module.mha.d_head == 2
 
 
@@ -76,7 +76,19 @@ def test_view_refuses_a_transposed_context():
 
 def test_module_rejects_a_width_that_does_not_split():
     with pytest.raises(AssertionError):
-        MultiHeadAttention(d_in=3, d_out=5, num_heads=2)
+        MultiHeadAttention(5, num_heads=2)  # no d_head given: 5 must split
+    with pytest.raises(AssertionError):
+        LoopOfHeads(5, num_heads=2)
+    assert MultiHeadAttention(5, num_heads=2, d_head=3).d_head == 3  # given
+
+
+def test_the_number_of_heads_is_a_keyword():
+    """`MultiHeadAttention(768, 768, 12)`, the old (d_in, d_out, num_heads)
+    order, fails loudly rather than building 768 heads of width 12."""
+    with pytest.raises(TypeError):
+        MultiHeadAttention(768, 768, 12)
+    with pytest.raises(TypeError):
+        LoopOfHeads(768, 768, 12)
 
 
 def test_gpt2_small_sizes():
@@ -84,17 +96,17 @@ def test_gpt2_small_sizes():
     params = sum(p.numel() for p in ex06_gpt2_small.gpt2_attn.parameters())
     assert params == 4 * 768**2 == 2_359_296
     for h in (1, 12):  # the number of heads does not change the count
-        assert sum(p.numel() for p in MultiHeadAttention(768, 768, h).parameters()) == (
-            params
-        )
+        mha = MultiHeadAttention(768, num_heads=h)
+        assert sum(p.numel() for p in mha.parameters()) == params
 
 
 def test_exercises():
     assert torch.equal(ex08_exercise_merge.merged, ex03_split_heads.q)
     count = ex09_exercise_parameters.count
     loop, mha = ex02_run_loop.loop, ex05_run_module.mha
-    assert count(loop) == count(mha) == 2 * 3 * 2 * 3 + 4 * 4 == 52
-    assert count(LoopOfHeads(768, 768, 12)) == count(MultiHeadAttention(768, 768, 12))
+    assert count(loop) == count(mha) == 2 * 3 * 2 * 3 + 4 * 3 == 48
+    gpt2 = dict(d_model=768, num_heads=12)
+    assert count(LoopOfHeads(**gpt2)) == count(MultiHeadAttention(**gpt2))
 
 
 def test_earlier_pages_had_no_mask():
@@ -162,16 +174,18 @@ def test_training_model_uses_biases():
     assert torch.nn.Linear(3, 2).bias is not None  # nn.Linear's default
 
 
-def test_module_maps_to_d_out_not_d_in():
+def test_module_maps_the_heads_back_to_d_model():
+    """h * d_head = 4 numbers per token between W_q and W_o; W_o maps them back
+    to d_model = 3, as the second-head page's W_o does, so the output can be
+    added to the input."""
     batch, mha = ex02_run_loop.batch, ex05_run_module.mha
-    assert batch.shape[-1] == 3  # d_in
-    assert mha(batch).shape[-1] == 4 == mha.W_o.weight.shape[0]  # d_out
-    assert mha.W_o.weight.shape == (4, 4)  # square: (d_out, d_out)
-    assert mha.d_head == 4 // 2
-    with pytest.raises(RuntimeError):  # width 4 cannot be added to width 3
-        batch + mha(batch)
+    assert batch.shape[-1] == 3  # d_model
+    assert mha.W_q.weight.shape == (2 * 2, 3)  # (h * d_head, d_model)
+    assert mha.W_o.weight.shape == (3, 4)  # nn.Linear layout: (d_model, h * d_head)
+    assert mha(batch).shape == batch.shape
+    assert (batch + mha(batch)).shape == batch.shape
     with pytest.raises(AssertionError):  # 3 does not split into two heads
-        MultiHeadAttention(d_in=3, d_out=3, num_heads=2)
+        MultiHeadAttention(3, num_heads=2)
 
 
 def test_second_head_wo_maps_back_to_the_embedding_width():
@@ -249,11 +263,11 @@ def test_bias_claims_hold_at_gpt2_width_with_a_mask():
 def test_value_bias_after_wo_is_an_output_bias():
     """A value bias b, mixed by W_o, equals an output bias of b W_o."""
     torch.manual_seed(8)
-    mha = MultiHeadAttention(d_in=24, d_out=24, num_heads=4)
+    mha = MultiHeadAttention(24, num_heads=4)
     x = torch.randn(2, 10, 24)
     b_v = torch.randn(24)
     with torch.no_grad():
-        with_value_bias = MultiHeadAttention(24, 24, 4)
+        with_value_bias = MultiHeadAttention(24, num_heads=4)
         with_value_bias.load_state_dict(mha.state_dict())
         with_value_bias.W_v = torch.nn.Linear(24, 24)
         with_value_bias.W_v.weight.copy_(mha.W_v.weight)
@@ -305,6 +319,7 @@ def test_prose_numbers():
             "64",
             "768",
             "2017",
+            "3.2.2",  # Vaswani et al.'s section on multi-head attention
             "2019",  # Devlin et al., BERT (NAACL 2019)
         },
     )

@@ -26,7 +26,9 @@ def test_projections_come_from_seed_123():
 def test_d_head_is_the_width_of_one_head():
     """`d_head` names a head's width (d_out is kept for a module's total width)."""
     assert ex01_projections.d_head == W_query.shape[1] == W_value.shape[1] == 2
+    assert ex01_projections.d_model == W_query.shape[0] == 3  # the notation's name
     assert not hasattr(ex01_projections, "d_out")
+    assert not hasattr(ex01_projections, "d_in")
 
 
 def test_self_attention_queries_keys_values_come_from_one_sequence():
@@ -46,6 +48,39 @@ def test_journey_row_and_context_match_the_article():
 def test_scores_are_scaled_by_sqrt_d_k_before_the_softmax():
     assert torch.allclose(weights, torch.softmax(scores / 2**0.5, dim=-1))
     assert not torch.allclose(weights, torch.softmax(scores, dim=-1), atol=1e-3)
+
+
+def test_journey_and_starts_tilt_the_mixture_but_do_not_dominate_it():
+    """ "tilted towards journey and starts ... together 45%, where an even spread
+    would give any two tokens 33%": more than even, less than half."""
+    top_two = weights[JOURNEY, [JOURNEY, tokens.index("starts")]].sum().item()
+    assert f"{top_two:.0%}" == "45%"
+    assert 2 / 6 < top_two < 0.5
+    assert weights[JOURNEY].argsort(descending=True)[:2].tolist() == [1, 2]
+
+
+def test_without_the_scaling_large_scores_leave_the_softmax_tiny_gradients():
+    """Vaswani et al. (2017, section 3.2.1): for large d_k the dot products grow large
+    and push the softmax "into regions where it has extremely small gradients".
+    1,000 rows of random unit-variance queries and keys of width 512, nobody's pick:
+    unscaled, the typical row puts nearly all its weight on one of its 16 keys and
+    its Jacobian nearly vanishes; divided by sqrt(d_k), neither happens."""
+    generator = torch.Generator().manual_seed(0)
+    d_k = 512
+    q = torch.randn(1000, d_k, generator=generator)
+    k = torch.randn(1000, 16, d_k, generator=generator)
+    scores = torch.einsum("nd,ntd->nt", q, k)  # (1000, 16): one row per query
+
+    def top_weight_and_jacobian(s):
+        p = torch.softmax(s, dim=-1)
+        jacobian = torch.diag_embed(p) - p[:, :, None] * p[:, None, :]
+        return p.amax(dim=-1), torch.linalg.matrix_norm(jacobian)
+
+    top_raw, jac_raw = top_weight_and_jacobian(scores)
+    top_scaled, jac_scaled = top_weight_and_jacobian(scores / d_k**0.5)
+    assert top_raw.median() > 0.99 and (top_raw > 0.9).float().mean() > 0.75
+    assert top_scaled.median() < 0.5 and (top_scaled > 0.9).sum() == 0
+    assert jac_raw.median() < jac_scaled.median() / 100
 
 
 def test_one_budget_per_row():
@@ -153,6 +188,7 @@ def test_the_page_quotes_vaswani():
     text = " ".join((DOCS / "one-head.md").read_text().split())
     assert '"With a single attention head, averaging inhibits this"' in text
     assert "Vaswani et al. (2017, section 3.2.2)" in text
+    assert "Vaswani et al. (2017, section 3.2.1)" in text  # why the scaling
 
 
 def test_every_row_ranks_the_tokens_alike_journey_first_one_last():
@@ -173,10 +209,13 @@ def test_with_points_like_journey_yet_gets_less_than_your():
 def test_prose_numbers():
     row = weights[JOURNEY]
     pct = {t: f"{row[tokens.index(t)]:.0%}" for t in ("journey", "starts", "one")}
+    computed = {f"share of {t}": s for t, s in pct.items()}
+    computed["journey and starts together"] = f"{row[[1, 2]].sum():.0%}"
+    computed["two tokens of an even spread"] = f"{2 / len(tokens):.0%}"
     check_prose_numbers(
         "one-head.md",
-        computed={f"share of {t}": s for t, s in pct.items()},
-        # row 1, widths 2, 3 numbers per token, GPT-2; Vaswani et al. 2017, sections
-        # 3.2.2 and 3.5; Su et al. 2021
-        definitions={"1", "2", "3", "2017", "3.2.2", "3.5", "2021"},
+        computed=computed,
+        # row 1, widths 2, 3 numbers per token, GPT-2;
+        # Vaswani et al. 2017, sections 3.2.1, 3.2.2 and 3.5; Su et al. 2021
+        definitions={"1", "2", "3", "2017", "3.2.1", "3.2.2", "3.5", "2021"},
     )

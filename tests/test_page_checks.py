@@ -18,6 +18,7 @@ COPY = [
     "mkdocs.yml",
     "docs",
     "snippets",
+    "includes",
     "tests",
     "overrides",
     "hooks",

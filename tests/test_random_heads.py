@@ -1,4 +1,5 @@
-"""Claims on docs/random-heads.md: why untrained heads look alike, and when not."""
+"""Claims on docs/random-heads.md: do untrained heads look alike? At a real width no,
+on the toy yes, for two reasons."""
 
 import inspect
 
@@ -14,11 +15,11 @@ from snippets.random_heads.ex06_real_width import (
     d_head,
     d_model,
     layer_normed_tokens,
-    n_heads,
+    num_heads,
     real,
     x,
 )
-from tests.pages import check_digit_changes, check_prose_numbers, lazy
+from tests.pages import DOCS, check_digit_changes, check_prose_numbers, lazy
 
 symmetry = lazy("snippets.random_heads.ex07_symmetry")  # trains; imported below
 
@@ -149,7 +150,7 @@ def test_a_toy_token_is_three_numbers_below_1():
 
 def test_gpt2_small_sizes():
     # Radford et al. 2019, Table 2; openai/gpt-2 src/model.py: n_embd=768, n_head=12
-    assert (d_model, n_heads, d_head) == (768, 12, 64)
+    assert (d_model, num_heads, d_head) == (768, 12, 64)
 
 
 def test_real_width_inputs_are_what_layer_norm_hands_on():
@@ -285,6 +286,27 @@ def test_the_real_width_spreads_are_what_those_deviations_predict():
     assert real["N(0, 0.02)"][SPREAD] == pytest.approx(
         spread * d_model * 0.02**2, abs=0.05
     )
+
+
+def test_the_page_leads_with_the_real_width_result():
+    """Review 3, F1 and T4: the title asks the question the real width answers
+    (no), and the real-width section comes before the toy's, the cautionary case."""
+    text = (DOCS / "random-heads.md").read_text(encoding="utf-8")
+    assert text.startswith("# Do untrained heads look alike?\n")
+    assert "Why untrained heads look alike" not in text
+    lead = " ".join(text[: text.index("## Three ways")].split())
+    assert "**At a real model's width, no.**" in lead
+    assert "**On our three-number toy, yes**" in lead
+    real_width = text.index("## At a real model's width")
+    toy_section = text.index("## On our toy: the cautionary case")
+    assert real_width < toy_section
+    assert text.index("ex06_real_width.py:page") < text.index("ex05_measure.py:page")
+    assert real_width < text.index("ex02_one_pair.py:page")
+    # the lead's numbers are the real-width measurement's
+    for init in ZERO_CENTRED:
+        assert real[init][JS] > 10 * toy[init][JS]  # many times the toy's ...
+        assert real[init][JS] < baseline  # ... less than heads 1 and 2
+        assert abs(real[init][CORR]) < 0.01  # unrelated
 
 
 def prose_numbers() -> dict:

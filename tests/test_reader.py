@@ -310,6 +310,33 @@ def test_prose_and_syntax_become_plain_markdown():
     ]
 
 
+def test_the_glossary_becomes_a_list_of_the_terms_a_notebook_uses():
+    """A notebook cannot show the abbreviations' hover titles: the definitions
+    leave the text, and the terms its prose uses (not its code) close it."""
+    lines = [
+        "Heads are scored in BLEU.",
+        "```python",
+        "FLOPs = 2  # code, not prose",
+        "```",
+        "",
+        "*[BLEU]: The usual score of machine translation.",
+        "*[FLOPs]: Floating-point operations.",
+        "",
+    ]
+    text, _, n_python = plain_markdown(lines, "https://h.io/heads/", ".")
+    assert n_python == 1
+    assert text.split("\n") == [
+        "Heads are scored in BLEU.",
+        "```python",
+        "FLOPs = 2  # code, not prose",
+        "```",
+        "",
+        "**Terms used on this page**",
+        "",
+        "- **BLEU**: The usual score of machine translation.",
+    ]
+
+
 # -- each page says what it needs ---------------------------------------------------
 
 # Third-party modules a page's code may import, and how the page names them.

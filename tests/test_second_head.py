@@ -40,6 +40,12 @@ def test_head_1s_question_is_nearly_a_product_of_two_positive_directions():
     u, s, vh = torch.linalg.svd(qk1)
     u1, v1 = u[:, 0] * u[0, 0].sign(), vh[0] * vh[0, 0].sign()
     assert (u1 > 0).all() and (v1 > 0).all()
+    # Perron-Frobenius: qk1 is all-positive, so are M M^T, M^T M and their top
+    # eigenvectors, which are u1 and v1 (up to sign)
+    assert (qk1 > 0).all()
+    for gram, vector in ((qk1 @ qk1.T, u1), (qk1.T @ qk1, v1)):
+        top = torch.linalg.eigh(gram).eigenvectors[:, -1]
+        torch.testing.assert_close(top * top[0].sign(), vector, atol=1e-5, rtol=0)
     by_v = (inputs @ v1).argsort(descending=True)
     assert all(torch.equal(row.argsort(descending=True), by_v) for row in scores)
 
@@ -170,6 +176,13 @@ def test_an_ov_circuits_rank_is_at_most_its_value_width():
 def test_the_page_cites_its_sources():
     text = " ".join((DOCS / "second-head.md").read_text().split())
     assert "Clark et al. (2019, *What Does BERT Look At?*)" in text
+    # Clark et al.'s Figure 5 captions and section 4.2: the dependent attends to
+    # the word it depends on ("Direct objects attend to their verbs"; "Noun
+    # modifiers (e.g., determiners) attend to their noun"), except pobj.
+    assert "direct objects attend to their verbs" in text
+    assert "determiners attend to their nouns" in text
+    assert "only prepositions attend the other way, to their objects" in text
+    assert "from a verb to its direct object" not in text
     assert "A Mathematical Framework for Transformer Circuits" in text
     assert '"independent and additive"' in text and "**QK circuit**" in text
     assert "**residual stream**" in text
@@ -212,8 +225,10 @@ def prose_numbers() -> dict:
             "alt: tokens (the pipeline's shapes)": str(inputs.shape[0]),
         },
         # widths 1 and 2, head 1/2, W_o shape and rows 1-4; Clark et al. 2019,
-        # sections 3 and 4; Vaswani et al. 2017, section 3.1; Elhage et al. 2021
-        definitions={"1", "2", "3", "4", "2019", "2017", "3.1", "2021"},
+        # sections 3.1, 4.2 and 4.3, Figure 5 and Table 1; Vaswani et al. 2017,
+        # section 3.1; Elhage et al. 2021
+        definitions={"1", "2", "3", "4", "5", "2019", "2017", "3.1", "4.2", "4.3"}
+        | {"2021"},
     )
 
 

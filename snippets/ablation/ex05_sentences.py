@@ -65,12 +65,12 @@ def embed(inputs=batch):
         return pool(model(**inputs).last_hidden_state, inputs)
 
 
-def pairs_accuracy(e, lookalikes=True):
+def pairs_accuracy(emb, lookalikes=True):
     """Share of sentences whose nearest other sentence is their paraphrase.
 
     The distractors are all the other sentences; with lookalikes=False,
     only those of other couples (unrelated sentences)."""
-    similarity = e @ e.T  # cosine similarity: the rows have length 1
+    similarity = emb @ emb.T  # cosine similarity: the rows have length 1
     hide = torch.eye(n, dtype=torch.bool)  # a sentence is not a candidate
     if not lookalikes:
         others = partner[:, None] != torch.arange(n)

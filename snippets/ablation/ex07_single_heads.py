@@ -18,9 +18,9 @@ from snippets.ablation.ex05_sentences import (
 SMALL = 0.01  # a change of the embeddings below this counts as small
 
 
-def similarity(e):
+def similarity(emb):
     """Mean cosine similarity with the full model's embeddings."""
-    return (e * full).sum(dim=-1).mean().item()
+    return (emb * full).sum(dim=-1).mean().item()
 
 
 # A head in layer l cannot change what layers 0 to l - 1 compute. So we run
@@ -60,9 +60,9 @@ accuracy_without = torch.zeros(n_layers, n_heads)  # the pairs task
 for layer in range(n_layers):
     for head in range(n_heads):
         with heads_removed({projections[layer]: [head]}, head_dim):
-            e = embed_from(layer)
-        change[layer, head] = 1 - similarity(e)
-        accuracy_without[layer, head] = pairs_accuracy(e)
+            emb = embed_from(layer)
+        change[layer, head] = 1 - similarity(emb)
+        accuracy_without[layer, head] = pairs_accuracy(emb)
 
 flat = change.flatten()
 print(f"{flat.numel()} heads removed one at a time; 1 - cosine similarity "

@@ -50,7 +50,7 @@ def curve(order):
     """Similarity and pairs accuracy at each step: (len(STEPS), 2)."""
     embeddings = [pruned(frozenset(order[:k])) for k in STEPS]
     return torch.tensor(
-        [[similarity(e), pairs_accuracy(e)] for e in embeddings]
+        [[similarity(emb), pairs_accuracy(emb)] for emb in embeddings]
     )
 
 

@@ -13,8 +13,8 @@ half = len(heads) // 2
 
 def similarity_on_other(order):
     with heads_removed(by_layer(order[:half]), head_dim):
-        e = embed(other)
-    return (e * reference).sum(dim=-1).mean().item()
+        emb = embed(other)
+    return (emb * reference).sum(dim=-1).mean().item()
 
 
 held_out_greedy = similarity_on_other(greedy)

@@ -15,14 +15,14 @@ def copy_loop_into_module(loop, mha):
     """Stack each head's rows into the module's single projections."""
     for name in ("W_q", "W_k", "W_v"):
         rows = [getattr(head, name).weight for head in loop.heads]
-        getattr(mha, name).weight.copy_(torch.cat(rows))  # (d_out, d_in)
-    mha.W_o.weight.copy_(loop.W_o.weight)  # (d_out, d_out)
+        getattr(mha, name).weight.copy_(torch.cat(rows))  # (24, 24)
+    mha.W_o.weight.copy_(loop.W_o.weight)  # (d_model, h * d_head)
 
 
 torch.manual_seed(0)
 x = torch.randn(2, 10, 24)  # (b, t, d_model): two sequences of ten tokens
-loop = LoopOfHeads(d_in=24, d_out=24, num_heads=4)
-mha = MultiHeadAttention(d_in=24, d_out=24, num_heads=4)
+loop = LoopOfHeads(24, num_heads=4)  # d_model 24: four heads of width 6
+mha = MultiHeadAttention(24, num_heads=4)
 copy_loop_into_module(loop, mha)
 with torch.no_grad():
     reference = loop(x)  # (2, 10, 24): every later rung is compared with this

@@ -4,7 +4,7 @@ from snippets.checking_against_pytorch.ex03_sdpa_module import (
 )
 
 # --8<-- [start:page]
-fused = SDPAMultiHeadAttention(d_in=24, d_out=24, num_heads=4)
+fused = SDPAMultiHeadAttention(24, num_heads=4)
 fused.load_state_dict(mha.state_dict())  # the same four weight matrices
 print(list(fused.state_dict()))
 # --8<-- [end:page]

@@ -20,12 +20,13 @@ from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 # --8<-- [start:page]
 def ladder(x, num_heads, causal):
     """Each rung's largest difference from the loop, one set of weights."""
-    b, t, d = x.shape
+    b, t, d_model = x.shape
+    sizes = dict(d_model=d_model, num_heads=num_heads, causal=causal)
     torch.manual_seed(1)
-    loop = LoopOfHeads(d, d, num_heads, causal=causal)
-    mha = MultiHeadAttention(d, d, num_heads, causal=causal)
+    loop = LoopOfHeads(**sizes)
+    mha = MultiHeadAttention(**sizes)
     copy_loop_into_module(loop, mha)
-    fused = SDPAMultiHeadAttention(d, d, num_heads, causal=causal)
+    fused = SDPAMultiHeadAttention(**sizes)
     fused.load_state_dict(mha.state_dict())
     mask = causal_mask(t) if causal else None
     torch_mha = to_torch_mha(mha)

@@ -11,7 +11,7 @@ before, after = mha(x), mha(changed)  # (2, 10, 24) each
 print(torch.equal(before[:, :6], after[:, :6]))  # earlier: the same
 print(torch.equal(before[:, 6:], after[:, 6:]))  # later: changed
 
-open_mha = MultiHeadAttention(d_in=24, d_out=24, num_heads=4, causal=False)
+open_mha = MultiHeadAttention(24, num_heads=4, causal=False)
 open_mha.load_state_dict(mha.state_dict())  # same weights, no mask
 open_before, open_after = open_mha(x), open_mha(changed)
 print(torch.equal(open_before[:, :6], open_after[:, :6]))  # now they move

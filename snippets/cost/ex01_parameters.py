@@ -4,9 +4,9 @@ from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 d_model = 768  # GPT-2 small's width
 heads_sweep = [1, 2, 4, 8, 12]
 
-print("heads  d_head  parameters  4 d^2")
+print("heads  d_head  parameters  4 d_model^2")
 for h in heads_sweep:
-    mha = MultiHeadAttention(d_in=d_model, d_out=d_model, num_heads=h)
+    mha = MultiHeadAttention(d_model, num_heads=h)  # d_head = d_model / h
     params = sum(p.numel() for p in mha.parameters())
-    print(f"{h:>5}  {d_model // h:>6}  {params:>10,}  {4 * d_model**2:,}")
+    print(f"{h:>5}  {mha.d_head:>6}  {params:>10,}  {4 * d_model**2:,}")
 # --8<-- [end:page]

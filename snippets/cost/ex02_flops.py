@@ -23,6 +23,6 @@ formula = 2 * macs  # FlopCounterMode counts 2 FLOPs per multiply-add
 print("heads  matmul FLOPs    = formula")
 with torch.no_grad():
     for h in heads_sweep:
-        flops = matmul_flops(MultiHeadAttention(d_model, d_model, h), x)
+        flops = matmul_flops(MultiHeadAttention(d_model, num_heads=h), x)
         print(f"{h:>5}  {flops:,}  {flops == formula}")
 # --8<-- [end:page]

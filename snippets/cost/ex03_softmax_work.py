@@ -26,7 +26,7 @@ class SoftmaxRecorder(TorchFunctionMode):
 print("heads        exps  = h T^2  map (MiB)  matmul FLOPs per exp")
 with torch.no_grad():
     for h in heads_sweep:
-        mha = MultiHeadAttention(d_model, d_model, h)
+        mha = MultiHeadAttention(d_model, num_heads=h)
         with SoftmaxRecorder() as recorder:
             mha(x)
         (shape,) = recorder.shapes  # (b, h, t, t): one map per head

@@ -4,10 +4,10 @@ import torch
 # --8<-- [start:page]
 @torch.no_grad()
 def step(attn, x_t, cache):
-    """One step of generation: attend from the newest token x_t (b, 1, d_in).
+    """One step of generation, from the newest token x_t (b, 1, d_model).
 
     `cache` holds the keys and values of every earlier token; the step
-    appends the new token's own and returns its output (b, 1, d_out).
+    appends the new token's own and returns its output (b, 1, d_model).
     """
     q = attn.split(attn.W_q(x_t))  # (b, h, 1, d_head): one new query
     k = attn.split(attn.W_k(x_t))  # (b, h_kv, 1, d_head): one new key
@@ -22,16 +22,16 @@ def step(attn, x_t, cache):
     scores = q @ k.transpose(-2, -1) / attn.d_head**0.5  # (b, h, 1, t)
     weights = torch.softmax(scores, dim=-1)  # no mask: all t are in the past
     context = (weights @ v).transpose(1, 2)  # (b, 1, h, d_head)
-    return attn.W_o(context.reshape(x_t.shape[0], 1, -1))  # (b, 1, d_out)
+    return attn.W_o(context.reshape(x_t.shape[0], 1, -1))  # (b, 1, d_model)
 
 
 def decode(attn, x):
-    """Feed the tokens of x (b, t, d_in) one at a time, with a cache."""
+    """Feed the tokens of x (b, t, d_model) one at a time, with a cache."""
     cache, outs = {}, []
     for t in range(x.shape[1]):
-        outs.append(step(attn, x[:, t : t + 1], cache))  # (b, 1, d_out)
+        outs.append(step(attn, x[:, t : t + 1], cache))  # (b, 1, d_model)
         print(f"token {t + 1}: cached keys {tuple(cache['k'].shape)}")
-    return torch.cat(outs, dim=1)  # (b, t, d_out)
+    return torch.cat(outs, dim=1)  # (b, t, d_model)
 
 
 # --8<-- [end:page]

@@ -6,7 +6,7 @@ from snippets.multi_head_attention.ex04_module import MultiHeadAttention
 
 # --8<-- [start:page]
 torch.manual_seed(123)
-mha = MultiHeadAttention(d_in=3, d_out=4, num_heads=2)
+mha = MultiHeadAttention(3, num_heads=2, d_head=2)
 batch = inputs.unsqueeze(0)  # (1, 6, 3): our six tokens
 cached = decode(mha, batch)  # six steps, one token each
 with torch.no_grad():

@@ -10,14 +10,14 @@ def causal_mask(t):
 class Head(nn.Module):
     """One attention head with its own three projections."""
 
-    def __init__(self, d_in, d_head, causal=True):
+    def __init__(self, d_model, d_head, causal=True):
         super().__init__()
-        self.W_q = nn.Linear(d_in, d_head, bias=False)
-        self.W_k = nn.Linear(d_in, d_head, bias=False)
-        self.W_v = nn.Linear(d_in, d_head, bias=False)
+        self.W_q = nn.Linear(d_model, d_head, bias=False)
+        self.W_k = nn.Linear(d_model, d_head, bias=False)
+        self.W_v = nn.Linear(d_model, d_head, bias=False)
         self.causal = causal
 
-    def forward(self, x):  # x: (b, t, d_in)
+    def forward(self, x):  # x: (b, t, d_model)
         q, k, v = self.W_q(x), self.W_k(x), self.W_v(x)  # (b, t, d_head)
         scores = q @ k.transpose(-2, -1) / k.shape[-1] ** 0.5  # (b, t, t)
         if self.causal:
@@ -30,15 +30,17 @@ class Head(nn.Module):
 class LoopOfHeads(nn.Module):
     """Several heads side by side, concatenated, then mixed by W_o."""
 
-    def __init__(self, d_in, d_out, num_heads, causal=True):
+    def __init__(self, d_model, *, num_heads, d_head=None, causal=True):
         super().__init__()
-        d_head = d_out // num_heads
+        if d_head is None:  # the usual choice: d_model split evenly
+            assert d_model % num_heads == 0, "d_model must split into heads"
+            d_head = d_model // num_heads
         self.heads = nn.ModuleList(
-            Head(d_in, d_head, causal) for _ in range(num_heads)
+            Head(d_model, d_head, causal) for _ in range(num_heads)
         )
-        self.W_o = nn.Linear(d_out, d_out, bias=False)
+        self.W_o = nn.Linear(num_heads * d_head, d_model, bias=False)
 
-    def forward(self, x):  # x: (b, t, d_in)
+    def forward(self, x):  # x: (b, t, d_model)
         outs = [head(x) for head in self.heads]  # h x (b, t, d_head)
-        out = torch.cat(outs, dim=-1)  # (b, t, d_out)
-        return self.W_o(out)  # (b, t, d_out)
+        out = torch.cat(outs, dim=-1)  # (b, t, h * d_head)
+        return self.W_o(out)  # (b, t, d_model)

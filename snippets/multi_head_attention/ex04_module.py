@@ -8,16 +8,17 @@ from snippets.multi_head_attention.ex01_loop_of_heads import causal_mask
 class MultiHeadAttention(nn.Module):
     """All heads at once: one projection each for Q, K, V, split in heads."""
 
-    def __init__(self, d_in, d_out, num_heads, causal=True):
+    def __init__(self, d_model, *, num_heads, d_head=None, causal=True):
         super().__init__()
-        assert d_out % num_heads == 0, "d_out must split evenly into heads"
-        self.num_heads = num_heads
-        self.d_head = d_out // num_heads
-        self.causal = causal
-        self.W_q = nn.Linear(d_in, d_out, bias=False)  # every head's queries
-        self.W_k = nn.Linear(d_in, d_out, bias=False)  # every head's keys
-        self.W_v = nn.Linear(d_in, d_out, bias=False)  # every head's values
-        self.W_o = nn.Linear(d_out, d_out, bias=False)  # mixes the heads
+        if d_head is None:  # the usual choice: d_model split evenly
+            assert d_model % num_heads == 0, "d_model must split into heads"
+            d_head = d_model // num_heads
+        self.num_heads, self.d_head, self.causal = num_heads, d_head, causal
+        width = num_heads * d_head  # h * d_head: every head side by side
+        self.W_q = nn.Linear(d_model, width, bias=False)  # all heads' queries
+        self.W_k = nn.Linear(d_model, width, bias=False)  # all heads' keys
+        self.W_v = nn.Linear(d_model, width, bias=False)  # all heads' values
+        self.W_o = nn.Linear(width, d_model, bias=False)  # mixes the heads
 
     def split(self, x):  # x: (b, t, h * d_head)
         b, t, _ = x.shape
@@ -32,15 +33,15 @@ class MultiHeadAttention(nn.Module):
         weights = torch.softmax(scores, dim=-1)  # (b, h, t, t)
         return weights @ v  # (b, h, t, d_head)
 
-    def forward(self, x):  # x: (b, t, d_in)
+    def forward(self, x):  # x: (b, t, d_model)
         b, t, _ = x.shape
         q = self.split(self.W_q(x))  # (b, h, t, d_head)
         k = self.split(self.W_k(x))  # (b, h, t, d_head)
         v = self.split(self.W_v(x))  # (b, h, t, d_head)
         context = self.attend(q, k, v)  # (b, h, t, d_head)
         context = context.transpose(1, 2)  # (b, t, h, d_head)
-        context = context.contiguous().view(b, t, -1)  # (b, t, d_out)
-        return self.W_o(context)  # (b, t, d_out)
+        context = context.contiguous().view(b, t, -1)  # (b, t, h * d_head)
+        return self.W_o(context)  # (b, t, d_model)
 
 
 # --8<-- [end:page]

@@ -9,6 +9,6 @@ def count(module):
 
 print(count(loop), count(mha))
 for head in loop.heads:
-    print(head.W_q.weight.shape)  # (d_head, d_in): stored transposed
-print(mha.W_q.weight.shape)  # (d_out, d_in): the heads' rows stacked
+    print(head.W_q.weight.shape)  # (d_head, d_model): stored transposed
+print(mha.W_q.weight.shape)  # (h * d_head, d_model): rows stacked
 # --8<-- [end:page]

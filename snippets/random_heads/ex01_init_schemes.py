@@ -2,15 +2,14 @@
 import torch
 
 
-# Each draws a (..., d_in, d_head) stack of projection matrices.
+# Each draws a (..., d_model, d_head) stack of projection matrices.
 def rand_init(*shape):  # all positive, U(0, 1): what head 1 used
     return torch.rand(shape)
 
 
-def linear_init(
-    *shape,
-):  # nn.Linear's default: U(-1/sqrt(d_in), 1/sqrt(d_in))
-    bound = 1 / shape[-2] ** 0.5  # shape[-2] is d_in, the fan-in
+# nn.Linear's default: U(-1/sqrt(d_model), 1/sqrt(d_model))
+def linear_init(*shape):
+    bound = 1 / shape[-2] ** 0.5  # shape[-2] is d_model, the fan-in
     return torch.empty(shape).uniform_(-bound, bound)
 
 

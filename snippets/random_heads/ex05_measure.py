@@ -6,13 +6,13 @@ from snippets.random_heads.ex02_one_pair import random_head_weights
 from snippets.random_heads.ex04_yardstick import js_divergence
 
 
-# --8<-- [start:page]
+# --8<-- [start:define]
 def correlation(u, v):  # per row of u and v
     u, v = u - u.mean(-1, keepdim=True), v - v.mean(-1, keepdim=True)
     return (u * v).sum(-1) / (u.norm(dim=-1) * v.norm(dim=-1))
 
 
-def compare_random_heads(init, x, d_head):  # x: (pairs, 6, d_in)
+def compare_random_heads(init, x, d_head):  # x: (pairs, 6, d_model)
     torch.manual_seed(0)  # the same draws for every initialisation
     a, scores_a = random_head_weights(init, x, d_head)  # (pairs, 6, 6)
     b, scores_b = random_head_weights(init, x, d_head)  # each
@@ -37,6 +37,9 @@ def show(results):  # one row per measure, one column per initialisation
         print(f"{measure:<20}{row}")
 
 
+# --8<-- [end:define]
+
+# --8<-- [start:page]
 pairs = 1000  # all reading our six tokens
 toy = {
     name: compare_random_heads(init, inputs.expand(pairs, 6, 3), d_head=2)

@@ -4,8 +4,8 @@ from snippets.random_heads.ex01_init_schemes import inits
 from snippets.random_heads.ex05_measure import compare_random_heads, show
 
 # --8<-- [start:page]
-d_model, n_heads = 768, 12  # GPT-2 small
-d_head = d_model // n_heads  # 64
+d_model, num_heads = 768, 12  # GPT-2 small
+d_head = d_model // num_heads  # 64
 
 
 def layer_normed_tokens(n):  # (n, 6, 768): as LayerNorm hands them on

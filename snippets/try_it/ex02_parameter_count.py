@@ -2,9 +2,9 @@
 from torch import nn
 
 
-def qkv_projections(d_in, d_head):  # one head's W_q, W_k, W_v
+def qkv_projections(d_model, d_head):  # one head's W_q, W_k, W_v
     return nn.ModuleList(
-        nn.Linear(d_in, d_head, bias=False) for _ in range(3)
+        nn.Linear(d_model, d_head, bias=False) for _ in range(3)
     )
 
 

@@ -10,8 +10,8 @@ tokens = torch.randn(1, n, d_model)  # (b, t, d_model)
 print("heads  d_head  rank of one head's scores")
 with torch.no_grad():
     for h in heads_sweep:
-        mha = MultiHeadAttention(d_model, d_model, h)
-        q = mha.split(mha.W_q(tokens))[0, 0]  # head 0: (t, d_head)
+        mha = MultiHeadAttention(d_model, num_heads=h)
+        q = mha.split(mha.W_q(tokens))[0, 0]  # head 1: (t, d_head)
         k = mha.split(mha.W_k(tokens))[0, 0]  # (t, d_head)
         rank = torch.linalg.matrix_rank(q @ k.T).item()  # of (t, t) scores
         print(f"{h:>5}  {d_model // h:>6}  {rank:>25}")
