@@ -39,6 +39,7 @@ CITATIONS = {
             'section "Transformer Overview"',
             'section "Attention Heads are Independent and Additive"',
             'section "One-Layer Attention-Only Transformers"',
+            'section "Attention Heads as Information Movement"',
         ],
     },
     "random-heads.md": {
@@ -60,6 +61,7 @@ CITATIONS = {
     },
     "training.md": {
         "Vaswani": ["§3"],
+        "Elhage": ['section "Attention Heads as Information Movement"'],
     },
     "try-it.md": {},
     "explorer.md": {},

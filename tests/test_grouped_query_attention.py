@@ -299,7 +299,14 @@ def test_mean_pool_exercise():
     assert exact.W_k.weight.shape == (4 * 64, 768)
 
 
+def shape(step: str) -> str:
+    """A tensor's shape as the alt text writes it: (2, 12, 16, 64)."""
+    return str(tuple(ex15_pipeline.seen[step].shape))
+
+
 def test_prose_numbers():
+    pipe = ex15_pipeline
+    assert shape("K") == shape("V") and shape("scores") == shape("weights")
     long, short = MODELS["Llama-3.1-8B"][4], MODELS["Llama-3-8B"][4]
     fewer = per_token("Llama-2-7B") // per_token("Llama-3-8B")
     falcon = per_token("Falcon-7B", MODELS["Falcon-7B"][1]) // per_token("Falcon-7B")
@@ -315,12 +322,14 @@ def test_prose_numbers():
             "GQA cache / weights at full context": f"{bandwidth_ratio(long, 8):.2f}",
             "MHA cache / weights at full context": f"{bandwidth_ratio(long, 32):.2f}",
             # the pipeline's alt text (tests/test_figures.py checks its shapes)
-            "alt: query heads": str(ex15_pipeline.h),
-            "alt: kv heads": str(ex15_pipeline.h_kv),
-            "alt: query heads per kv head": str(ex15_pipeline.h // ex15_pipeline.h_kv),
-            "alt: tokens": str(ex15_pipeline.x.shape[1]),
-            "alt: d_head": str(ex15_pipeline.seen["Q"].shape[-1]),
-            "alt: d_model": str(ex15_pipeline.x.shape[-1]),
+            "alt: heads": f"with {pipe.h} query heads and {pipe.h_kv} key-value",
+            "alt: kv tiles": f"{pipe.h_kv} wide tiles",
+            "alt: query heads per kv head": f"the {pipe.h // pipe.h_kv} query heads",
+            "alt: queries": shape("Q"),
+            "alt: keys and values": shape("K"),
+            "alt: scores": shape("scores"),
+            "alt: concatenation and output": [shape("concatenated"), shape("out")],
+            "alt: W_o": shape("W_o"),
         },
         definitions={
             "1",  # one group, one kv head

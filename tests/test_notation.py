@@ -52,11 +52,8 @@ _INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 # What the owners of these pages still have to change (see the report of issue 21):
 # each page is marked xfail(strict=True) for the rule it still breaks, so that the
 # test fails, asking for its mark to go, once the page is fixed.
-PENDING_RETIRED = {
-    "training.md": "n_heads for the number of heads in the formulas",
-}
+PENDING_RETIRED = {}
 PENDING_HEADS = {
-    "training.md": "a head's number written h in the formulas (head_h, head $h$)",
     "ablation.md": "layers and heads counted from 0 in the prose",
     "real-model.md": "layers and heads counted from 0 in the prose",
 }
@@ -248,7 +245,7 @@ UNDEFINED_BEFORE = {
 
 # Used only across a line break, which an abbreviation does not match: the page's
 # owner keeps the term on one line (training.md, "mean squared error").
-PENDING_TERMS = {"mean squared error": "training.md"}
+PENDING_TERMS = {}
 
 
 def all_prose() -> str:

@@ -215,14 +215,23 @@ def prose_numbers() -> dict:
                 f"is {qk2[2, 2]:.0f} times the",
             ],
             "d_v of head 2": f"values have width {values2.shape[-1]}",
-            "rank of head 1's question": f"its rank is {rank(qk1)}, the most",
+            "rank of head 1's question": f"rows span, is {rank(qk1)}, the most",
             "rank of head 2's question": f"so its rank is {rank(qk2)},",
             "second singular value over the first": f"{second_over_first():.0%}",
             "alt: Your's weight when Your asks": f"{w2[your, your]:.2f}",
             "alt: Your's weight when one asks": f"{w2[tokens.index('one'), your]:.2f}",
-            "rank of head 1's write": str(torch.linalg.matrix_rank(ov1).item()),
-            "rank of head 2's write": str(torch.linalg.matrix_rank(ov2).item()),
-            "alt: tokens (the pipeline's shapes)": str(inputs.shape[0]),
+            "rank of head 2's write": f"leave rank {torch.linalg.matrix_rank(ov2)}:",
+            "alt: the pipeline's shapes": [
+                f"input x, {shape(inputs)}",
+                f"values are {shape(values)} each",
+                f"keys are {shape(keys2)}",
+                f"its values {shape(values2)}",
+                f"weights are {shape(w2)}",
+                f"the context is {shape(context2)}",
+                f"concatenation is {shape(concatenated)}",
+                f"W_o is {shape(W_o)}",
+                f"output is {shape(out)}",
+            ],
         },
         # widths 1 and 2, head 1/2, W_o shape and rows 1-4; Clark et al. 2019,
         # sections 3.1, 4.2 and 4.3, Figure 5 and Table 1; Vaswani et al. 2017,
@@ -230,6 +239,11 @@ def prose_numbers() -> dict:
         definitions={"1", "2", "3", "4", "5", "2019", "2017", "3.1", "4.2", "4.3"}
         | {"2021"},
     )
+
+
+def shape(tensor) -> str:
+    """A tensor's shape as the pipeline's alt text writes it: (6, 2)."""
+    return str(tuple(tensor.shape))
 
 
 def test_prose_numbers():
