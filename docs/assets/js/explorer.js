@@ -28,8 +28,8 @@
   };
   // scores divided by the square root of the head's width, as in every head here
   const scoresOf = (q, k) => {
-    const root = Math.sqrt(k[0].length);
-    return matmul(q, transpose(k)).map((row) => row.map((s) => s / root));
+    const scale = Math.sqrt(k[0].length);
+    return matmul(q, transpose(k)).map((row) => row.map((s) => s / scale));
   };
 
   // Head 2's query reads one coordinate times its scale; so does its key, with its own.
