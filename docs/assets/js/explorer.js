@@ -91,11 +91,19 @@
   // A number the page shows: its text, and (for the tests) what it stands for and
   // its value before rounding.
   const DIGITS = { query: 2, keys1: 2 };
+  // (Each write only if it changes something: a drag redraws on every move.)
   function setNumber(el, key, value) {
-    el.dataset.num = key;
-    el.dataset.value = String(value);
-    el.textContent = value.toFixed(DIGITS[key.split(".")[0]] ?? 4);
+    const text = value.toFixed(DIGITS[key.split(".")[0]] ?? 4);
+    if (el.dataset.num !== key) el.dataset.num = key;
+    if (el.dataset.value !== String(value)) el.dataset.value = String(value);
+    if (el.textContent !== text) el.textContent = text;
   }
+  const setAttribute = (el, name, value) => {
+    if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  };
+  const setText = (el, text) => {
+    if (el.textContent !== text) el.textContent = text;
+  };
   // [a, b | c, d]: a vector of numbers, with a bar between the heads' parts
   function vectorElement(parent, length, split = null) {
     const el = html("span", { class: "heads-explorer__vector" }, parent, "[");
@@ -370,6 +378,14 @@
   const handleLabel = svg("text", { class: "heads-plane__handle-label", y: -15 }, handle);
 
   const planeCaption = part("plane-caption");
+  planeCaption.append("Head 1: the keys (dots, larger for more weight) and the query of ");
+  const caption = { token: html("span", {}, planeCaption) };
+  planeCaption.append(" (");
+  caption.x = html("span", {}, planeCaption);
+  planeCaption.append(", ");
+  caption.y = html("span", {}, planeCaption);
+  caption.moved = html("span", {}, planeCaption);
+  planeCaption.append(" Drag it, or focus it and use the arrow keys.");
   const planeTable = html("table", { class: "heads-explorer__key-table" }, part("keys"));
   const planeTableCaption = html("caption", {}, planeTable);
   const planeHead = html("tr", {}, html("thead", {}, planeTable));
@@ -483,64 +499,62 @@
       `width ${d1 + d2}: both heads' columns`,
     ];
     maps.forEach((m, n) => {
-      m.note.textContent = notes[n];
+      if (m.note.textContent !== notes[n]) m.note.textContent = notes[n];
       m.rows.forEach(({ row, cells }, a) => {
         row.classList.toggle("is-hover", state.hover === a);
         row.classList.toggle("is-locked", state.locked === a);
-        row.setAttribute("aria-pressed", String(state.locked === a));
-        row.setAttribute("tabindex", a === i ? "0" : "-1");
-        cells.forEach((cell, b) => cell.setAttribute("fill-opacity", String(r[m.key][a][b])));
+        setAttribute(row, "aria-pressed", String(state.locked === a));
+        setAttribute(row, "tabindex", a === i ? "0" : "-1");
+        cells.forEach((cell, b) => setAttribute(cell, "fill-opacity", String(r[m.key][a][b])));
       });
       tableCells[n].forEach((row, a) =>
         row.forEach((td, b) => setNumber(td, `${m.key}.${a}.${b}`, r[m.key][a][b])));
     });
     readout();
     // the shown token's row
-    rowCaption.textContent = state.locked === null
+    setText(rowCaption, state.locked === null
       ? `The row of ${token} (hovered or shown last; click a row to lock it)`
-      : `The row of ${token}, locked`;
+      : `The row of ${token}, locked`);
     rowCells.forEach((cells, j) => cells.forEach(({ bar, value }, n) => {
       const w = r[MAPS[n].key][i][j];
       setNumber(value, `${MAPS[n].key}.${i}.${j}`, w);
-      bar.style.width = `${(w * 100).toFixed(1)}%`;
+      const width = `${(w * 100).toFixed(1)}%`;
+      if (bar.style.width !== width) bar.style.width = width;
     }));
     bothVector("both", r.both);
     wideVector("c_wide", r.c_wide);
     // the plane
     const [qx, qy] = r.query;
-    keyDots.forEach((dot, j) => dot.setAttribute("r", String(2 + 9 * Math.sqrt(r.w1[i][j]))));
-    arrow.setAttribute("x2", px(qx));
-    arrow.setAttribute("y2", py(qy));
-    handle.setAttribute("transform", `translate(${px(qx)} ${py(qy)})`);
-    handleLabel.textContent = token;
-    handle.setAttribute("aria-label", `head 1's query of ${token}`);
-    handle.setAttribute("aria-valuenow", String(qx));
-    handle.setAttribute("aria-valuetext", `x ${qx.toFixed(2)}, y ${qy.toFixed(2)}`);
-    planeCaption.textContent = "";
-    planeCaption.append(`Head 1: the keys (dots, larger for more weight) and the query of ${token} (`);
-    setNumber(html("span", {}, planeCaption), "query.0", qx);
-    planeCaption.append(", ");
-    setNumber(html("span", {}, planeCaption), "query.1", qy);
-    planeCaption.append(s.query ? "), moved. " : "), its own. ");
-    planeCaption.append("Drag it, or focus it and use the arrow keys.");
+    keyDots.forEach((dot, j) => setAttribute(dot, "r", String(2 + 9 * Math.sqrt(r.w1[i][j]))));
+    setAttribute(arrow, "x2", String(px(qx)));
+    setAttribute(arrow, "y2", String(py(qy)));
+    setAttribute(handle, "transform", `translate(${px(qx)} ${py(qy)})`);
+    if (handleLabel.textContent !== token) handleLabel.textContent = token;
+    setAttribute(handle, "aria-label", `head 1's query of ${token}`);
+    setAttribute(handle, "aria-valuenow", String(qx));
+    setAttribute(handle, "aria-valuetext", `x ${qx.toFixed(2)}, y ${qy.toFixed(2)}`);
+    setText(caption.token, token);
+    setNumber(caption.x, "query.0", qx);
+    setNumber(caption.y, "query.1", qy);
+    setText(caption.moved, s.query ? "), moved." : "), its own.");
     part("reset").disabled = !s.query;
-    planeTableCaption.textContent = `Head 1's keys, and their scores for the query of ${token}`;
-    scoreHead.textContent = `score (query \u00b7 key / \u221a${d1})`;
+    setText(planeTableCaption, `Head 1's keys, and their scores for the query of ${token}`);
+    setText(scoreHead, `score (query \u00b7 key / \u221a${d1})`);
     planeCells.forEach(([kx, ky, score], j) => {
       setNumber(kx, `keys1.${j}.0`, r.keys1[j][0]);
       setNumber(ky, `keys1.${j}.1`, r.keys1[j][1]);
       setNumber(score, `scores1.${j}`, r.scores1[j]);
     });
     // W_o
-    part("outputs-token").textContent = token;
+    setText(part("outputs-token"), token);
     outRows.forEach(([key, show]) => show(key, r[key]));
     // two heads or one
     const half = r.both.length / 2; // each head hands on two numbers
     const identical = r.w1.every((row, a) => row.every((w, b) => w === r.w2[a][b])) &&
       r.both.slice(0, half).every((c, k) => c === r.both[half + k]);
-    verdict.textContent = identical
+    setText(verdict, identical // (a live region: said again only when it changes)
       ? "The two heads are identical: same weights, same context vectors. The second head adds nothing."
-      : "The two heads differ: each spends its own attention budget.";
+      : "The two heads differ: each spends its own attention budget.");
     root.classList.toggle("heads-explorer--identical", identical);
   }
 
