@@ -113,7 +113,9 @@ def compare(reading: dict, setting: dict) -> list[str]:
         seen.add(key)
         printed = f"{want[key]:.{DIGITS.get(key[0], 4)}f}"
         if abs(float(value) - want[key]) > TOLERANCE or text != printed:
-            wrong.append(f"{name}: page {text} ({value}), PyTorch {printed}")
+            wrong.append(
+                f"{name}: page {text} ({value}), PyTorch {printed} ({want[key]})"
+            )
         if abs(float(value) - want32[key]) > 1e-4:  # float32 agrees to 4 decimals
             wrong.append(f"{name}: page {value}, PyTorch in float32 {want32[key]}")
     for name, opacity in reading["squares"]:
