@@ -147,11 +147,12 @@ def assert_agrees(reading: dict, setting: dict) -> None:
 # -- setting the controls, as the reader does, many times in one evaluate --------------
 
 # For each setting: the form's controls (their events, as a reader's change fires
-# them), a click on the token's row to lock it, a drag of the query's handle (pointer
-# events, from where the query is to the point) or the reset button, the two
-# switches; then NUMBERS. The plane's square spans its data-domain, so a point's
-# place on screen follows from its coordinates. (Each setting costs one layout,
-# for the square's place: the suite's time goes on layouts.)
+# them); a click on the token's row to lock it; a drag of the query's handle from
+# where the query is to the point, or a click on the plane at the point (pointer
+# events), or else the reset button; the two switches; then NUMBERS. The plane's
+# square spans its data-domain, so a point's place on screen follows from its
+# coordinates. (Each setting costs one layout, for the square's place: the time
+# goes on layouts.)
 APPLY = """async (settings) => {
     const read = NUMBERS;
     const root = document.getElementById("explorer");
@@ -187,9 +188,13 @@ APPLY = """async (settings) => {
             const at = ([x, y]) => [box.left + (x - lo) / (hi - lo) * box.width,
                                     box.top + (hi - y) / (hi - lo) * box.height];
             const [from, to] = [at(query()), at(s.target)];
-            pointer("pointerdown", from);
-            pointer("pointermove", [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2]);
-            pointer("pointermove", to);
+            if (s.click) {  // a click on the plane puts the query there
+                pointer("pointerdown", to);
+            } else {  // a drag from where the query is
+                pointer("pointerdown", from);
+                pointer("pointermove", [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2]);
+                pointer("pointermove", to);
+            }
             pointer("pointerup", to);
         } else {
             const reset = root.querySelector("[data-part='reset']");
@@ -218,6 +223,7 @@ def random_settings(n: int, seed: int, reach: float) -> list[dict]:
             "target": None
             if rng.random() < 0.2
             else [round(rng.uniform(-inside, inside), 2) for _ in range(2)],
+            "click": rng.random() < 0.3,
             "query_reads": rng.randint(1, 3),
             "key_reads": rng.randint(1, 3),
             "query_scale": scale(),
@@ -274,6 +280,8 @@ def test_every_number_agrees_with_pytorch_for_random_settings(explorer):
     # the settings reached what they were drawn to reach
     assert {s["row"] for s in settings} == set(range(6))
     assert {s["same"] for s in settings} == {True, False}
+    assert {s["click"] for s in settings if s["target"]} == {True, False}
+    assert any(s["target"] is None for s in settings)
     assert {tuple(s["heads_on"]) for s in settings} >= {(True, True), (True, False)}
 
     # A copy of head 1: identical maps and contexts, head 2's controls idle; until
@@ -347,9 +355,10 @@ def test_the_keyboard_alone_drives_the_explorer(explorer):
     page.keyboard.press("Escape")
     assert "locked" not in read(page)["row"]
     page.keyboard.press("Enter")  # locked again
-    assert page.locator("[data-map='w2'] [data-row='2']").get_attribute(
+    pressed = page.locator("[data-map='w2'] [data-row='2']").get_attribute(
         "aria-pressed"
-    ) == ("true")
+    )
+    assert pressed == "true"  # the same row in every map
 
     tab_to(page, "input[name='show_tables']")
     page.keyboard.press("Space")
@@ -363,6 +372,13 @@ def test_the_keyboard_alone_drives_the_explorer(explorer):
     moved = shown_query(read(page))
     assert moved == [round(own[0] + 0.05 + 0.05 - 0.25, 2), round(own[1] - 0.05, 2)]
     assert_agrees(read(page), {"token": "starts", "query": moved})
+    page.keyboard.press("Escape")  # unlocking puts the query back
+    assert_agrees(read(page), {"token": "starts"})
+    assert "locked" not in read(page)["row"]
+    page.keyboard.press("ArrowUp")  # and moving it locks its token again
+    moved = shown_query(read(page))
+    assert moved == [round(own[0], 2), round(own[1] + 0.05, 2)]
+    assert read(page)["row"] == "The row of starts, locked"
     tab_to(page, "[data-part='reset']")
     page.keyboard.press("Enter")
     assert_agrees(read(page), {"token": "starts"})
