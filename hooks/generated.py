@@ -3,8 +3,9 @@
 - Figures: SVGs drawn by snippet modules (each defines `fig`) are added to the build
   as generated files: nothing is written into docs/, so `mkdocs serve` does not
   rebuild in a loop, and nothing drawn by hand can be committed by mistake.
-- The explorer's data: the six tokens, their embeddings and the heads' projections
-  are embedded into docs/explorer.md from the snippets, with the explorer's script.
+- The explorer's data: the six tokens, their embeddings, the heads' projections and
+  the second-head page's W_o are embedded into docs/explorer.md from the snippets,
+  with the explorer's script.
 
 Torch and matplotlib are imported only when a build runs (loading the config, as the
 page tests do, stays cheap).
@@ -127,6 +128,7 @@ def explorer_data() -> dict:
         from snippets.attention_inputs import inputs, tokens
         from snippets.one_head.ex01_projections import W_key, W_query, W_value
         from snippets.second_head.ex01_hand_set_head import W_k2, W_q2, W_v2
+        from snippets.second_head.ex05_output_projection import W_o
 
     return {
         "tokens": tokens,
@@ -137,6 +139,7 @@ def explorer_data() -> dict:
             "W_v": W_value.tolist(),
         },
         "head2": {"W_q": W_q2.tolist(), "W_k": W_k2.tolist(), "W_v": W_v2.tolist()},
+        "W_o": W_o.tolist(),
     }
 
 

@@ -1,6 +1,6 @@
 import torch
 
-from snippets.attention_inputs import inputs, tokens
+from snippets.attention_inputs import inputs
 from snippets.one_head.ex01_projections import W_key, W_query, W_value
 from snippets.second_head.ex01_hand_set_head import W_v2
 
@@ -22,20 +22,9 @@ def hand_set_projections(q_reads=3, k_reads=3, q_scale=3.0, k_scale=3.0):
     return W_q2, W_k2, W_v2  # the value still hands over coordinates 1 and 2
 
 
-def explore(
-    token, q_reads=3, k_reads=3, q_scale=3.0, k_scale=3.0, same=False
-):
-    i = tokens.index(token)
-    weights1, context1 = head(inputs, W_query, W_key, W_value)
-    if same:  # head 2 gets head 1's projections
-        weights2, context2 = head(inputs, W_query, W_key, W_value)
-    else:
-        projections = hand_set_projections(q_reads, k_reads, q_scale, k_scale)
-        weights2, context2 = head(inputs, *projections)
-    both = torch.cat([context1[i], context2[i]])  # (4,): head 1 | head 2
-    return weights1[i], weights2[i], context1[i], context2[i], both
-
-
-for result in explore("journey"):
-    print(result)
+weights1, context1 = head(inputs, W_query, W_key, W_value)
+weights2, context2 = head(inputs, *hand_set_projections())
+print(weights1[1])  # the row of "journey" in head 1's map
+print(weights2[1])  # and in head 2's
+print(torch.cat([context1[1], context2[1]]))  # (4,): head 1 | head 2
 # --8<-- [end:page]
