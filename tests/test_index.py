@@ -104,5 +104,5 @@ def test_prose_numbers():
             name: pinned(name) for name in ("torch", "matplotlib", "transformers")
         },
         # GPT-2, chapter 3, 8 heads of width 64, publication years
-        definitions={"2", "3", "8", "64", "2017", "2019", "2024"},
+        definitions={"2", "3", "8", "64", "2017", "2019", "2024", "72"},
     )
