@@ -48,10 +48,11 @@ SITE = "assets/live-model/"
 REFERENCE = "snippets.your_sentence.ex01_reference"
 PACKAGES = ("torch", "transformers", "onnx", "onnxscript", "onnxruntime", "tokenizers")
 # site path under SITE -> file in node_modules (package.json pins both packages)
+ORT = "onnxruntime-web/dist/"
 RUNTIME = {
-    "ort/ort.wasm.min.mjs": "onnxruntime-web/dist/ort.wasm.min.mjs",
-    "ort/ort-wasm-simd-threaded.mjs": "onnxruntime-web/dist/ort-wasm-simd-threaded.mjs",
-    "ort/ort-wasm-simd-threaded.wasm": "onnxruntime-web/dist/ort-wasm-simd-threaded.wasm",
+    "ort/ort.wasm.min.mjs": ORT + "ort.wasm.min.mjs",
+    "ort/ort-wasm-simd-threaded.mjs": ORT + "ort-wasm-simd-threaded.mjs",
+    "ort/ort-wasm-simd-threaded.wasm": ORT + "ort-wasm-simd-threaded.wasm",
     "tokenizers.min.mjs": "@huggingface/tokenizers/dist/tokenizers.min.mjs",
 }
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json")

@@ -92,8 +92,8 @@ function main() {
   }
 
   // --- the model -------------------------------------------------------------------
-  async function download(name, onBytes) {
-    const response = await fetch(new URL(name, assets));
+  async function download(name, onBytes, signal) {
+    const response = await fetch(new URL(name, assets), { signal });
     if (!response.ok) throw new Error(`${name}: the server answered ${response.status}`);
     const size = data.downloads[name];
     const body = new Uint8Array(size);
@@ -118,7 +118,9 @@ function main() {
     progress.value = 0;
     let received = 0;
     const status = out("status");
+    const stop = new AbortController(); // one download fails: the others stop
     const tick = (n) => {
+      if (stop.signal.aborted) return;
       received += n;
       progress.value = received / totalBytes;
       status.textContent = `Downloading: ${mb(received)} of ${mb(totalBytes)} MB`;
@@ -127,7 +129,7 @@ function main() {
     try {
       const [model, wasm, tokenizerJson] = await Promise.all(
         ["model.onnx", "ort/ort-wasm-simd-threaded.wasm", "tokenizer.json"].map((name) =>
-          download(name, tick),
+          download(name, tick, stop.signal),
         ),
       );
       status.textContent = "Starting the model…";
@@ -144,6 +146,7 @@ function main() {
       const json = JSON.parse(new TextDecoder().decode(tokenizerJson));
       tokenizer = new library.Tokenizer(json, config);
     } catch (error) {
+      stop.abort();
       session = null;
       root.dataset.state = "failed";
       progress.hidden = true;
@@ -601,8 +604,8 @@ function main() {
         tokens: shown.tokens,
         ids: shown.ids,
         T: shown.T,
-        weights: Array.from(shown.weights),
-        embedding: shown.embedding && Array.from(shown.embedding),
+        weights: shown.weights, // (6, 12, T, T), flat
+        embedding: shown.embedding,
         off: shown.off,
         similarity: shown.similarity,
         roles: Array.from({ length: LAYERS * HEADS }, (_, i) =>
