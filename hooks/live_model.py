@@ -326,7 +326,7 @@ def measure(path: Path) -> dict:
 
 def examples() -> list[dict]:
     """The example sentences as PyTorch computes them: tokens, every head's map
-    (weights to 3 decimals, as integers in thousandths) and the two sentences'
+    (weights to 2 decimals, as integers in hundredths) and the two sentences.
     similarity with all heads on."""
     ref = reference()
     out = []
@@ -338,7 +338,7 @@ def examples() -> list[dict]:
                 "text": text,
                 "other": other,
                 "tokens": tokens,
-                "weights": (weights * 1000).round().int().tolist(),
+                "weights": (weights * 100).round().int().tolist(),
                 "similarity": float(embedding @ other_embedding),
             }
         )

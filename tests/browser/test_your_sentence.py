@@ -153,7 +153,7 @@ def test_before_load_the_examples_are_pytorchs_and_nothing_is_fetched(page, prob
         tokens, weights, _ = ref.run(text)
         assert heads["tokens"] == tokens
         got = heads["weights"].view(weights.shape)
-        assert (got - weights).abs().max() <= 5e-4 + 1e-6  # kept to 3 decimals
+        assert (got - weights).abs().max() <= 5e-3 + 1e-6  # kept to 2 decimals
     assert page.locator("textarea[name='text']").is_disabled()
     problems.assert_none()
 

@@ -57,7 +57,7 @@ function main() {
     other: e.other,
     tokens: e.tokens,
     T: e.tokens.length,
-    weights: Float32Array.from(e.weights.flat(3), (x) => x / 1000),
+    weights: Float32Array.from(e.weights.flat(3), (x) => x / 100),
     off: [],
     embedding: null,
     similarity: { with: e.similarity, without: null, self: null },
@@ -132,6 +132,7 @@ function main() {
           download(name, tick, stop.signal),
         ),
       );
+      performance.mark("heads-downloaded"); // for benchmarks/bench_live_model.py
       status.textContent = "Starting the model…";
       const [runtime, library, config] = await Promise.all([
         import(new URL("ort/ort.wasm.min.mjs", assets).href),
@@ -169,6 +170,7 @@ function main() {
     form.elements.text.value = shown.text;
     form.elements.other.value = shown.other;
     await update();
+    performance.mark("heads-first-map");
   }
 
   function encode(text) {
@@ -218,6 +220,7 @@ function main() {
     const text = form.elements.text.value;
     const other = form.elements.other.value;
     const heads = [...off].sort((a, b) => a - b);
+    const started = performance.now();
     root.dataset.busy = "true";
     const main = encode(text);
     if (main.ids.length <= 2) {
@@ -228,6 +231,7 @@ function main() {
       return;
     }
     const { weights, embedding } = await forward(main.ids, heads);
+    const forwardMs = performance.now() - started;
     const reference = heads.length ? await embeddingAllOn(main.ids) : embedding;
     const second = encode(other);
     const similarity = { with: null, without: null, self: dot(embedding, reference) };
@@ -265,6 +269,8 @@ function main() {
       );
     out("note").textContent = notes.join(" ");
     render();
+    root.dataset.ms = (performance.now() - started).toFixed(1); // model and drawing
+    root.dataset.forwardMs = forwardMs.toFixed(1); // the first forward pass alone
     finish(text, other, heads);
   }
 
@@ -293,13 +299,16 @@ function main() {
   const mix = (paper, ink, w) => paper.map((p, i) => Math.round(p + (ink[i] - p) * w));
 
   function drawThumb(canvas, w, T, paper, ink) {
-    canvas.width = T;
-    canvas.height = T;
+    if (canvas.width !== T) canvas.width = canvas.height = T;
     const ctx = canvas.getContext("2d");
     const image = ctx.createImageData(T, T);
+    const px = image.data;
     for (let i = 0; i < T * T; i++) {
-      const [r, g, b] = mix(paper, ink, Math.min(Math.max(w[i], 0), 1));
-      image.data.set([r, g, b, 255], i * 4);
+      const x = w[i] < 0 ? 0 : w[i] > 1 ? 1 : w[i];
+      px[4 * i] = paper[0] + (ink[0] - paper[0]) * x;
+      px[4 * i + 1] = paper[1] + (ink[1] - paper[1]) * x;
+      px[4 * i + 2] = paper[2] + (ink[2] - paper[2]) * x;
+      px[4 * i + 3] = 255;
     }
     ctx.putImageData(image, 0, 0);
   }
