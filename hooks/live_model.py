@@ -26,6 +26,7 @@ the runtime when the reader presses "Load the model".
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -368,13 +369,20 @@ def node_module(name: str, root: Path) -> Path:
     return path
 
 
-def site_files(root: Path) -> dict[str, Path]:
-    """site path -> the file it is copied from."""
+@functools.cache
+def weights_folder() -> Path:
+    """The weights package's folder, its SHA-256 checked once per process (a
+    `mkdocs serve` rebuild does not read the 91 MB again)."""
     from snippets.real_model.ex01_weights import model_dir
 
+    return model_dir()
+
+
+def site_files(root: Path) -> dict[str, Path]:
+    """site path -> the file it is copied from."""
     folder = built(root)
     files = {SITE + "model.onnx": folder / "model.onnx"}
-    weights = model_dir()
+    weights = weights_folder()
     files |= {SITE + name: weights / name for name in TOKENIZER_FILES}
     files |= {SITE + name: node_module(m, root) for name, m in RUNTIME.items()}
     return files

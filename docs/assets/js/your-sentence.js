@@ -543,7 +543,7 @@ function main() {
     line.textContent = parts.join(" ");
     out("similarity-self").textContent = n ? f(s.self) : "1.0000";
     out("similarity-with").textContent = s.with === null ? "–" : f(s.with);
-    out("similarity-without").textContent = s.without === null ? "–" : f(s.without);
+    out("similarity-without").textContent = s.without === null || !n ? "–" : f(s.without);
   }
 
   // --- the controls --------------------------------------------------------------------
