@@ -258,7 +258,7 @@ def test_bad_input_gets_a_clear_answer(live):
     assert "shown as [UNK]" in note.inner_text()
 
 
-def test_hover_views_click_locks_and_unlocks(live):
+def test_hover_views_click_locks_and_unlocks_and_so_does_the_keyboard(live):
     page, _ = live
     type_in(page, *EXAMPLES[1], [])
     title = page.locator("[data-out='head']")
@@ -270,6 +270,13 @@ def test_hover_views_click_locks_and_unlocks(live):
     assert title.inner_text().startswith("Layer 1, head 8 (locked")
     thumb.click()  # again: unlocked
     assert thumb.get_attribute("aria-pressed") == "false"
+    keyed = page.locator(".heads-live__thumb[data-layer='4'][data-head='5']")
+    keyed.focus()  # the keyboard alone: focus views, Enter locks and unlocks
+    assert title.inner_text().startswith("Layer 4, head 5")
+    page.keyboard.press("Enter")
+    assert keyed.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Enter")
+    assert keyed.get_attribute("aria-pressed") == "false"
     page.locator(".heads-live__token[data-index='2']").hover()
     assert (
         page.locator("[data-out='row']")
