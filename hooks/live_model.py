@@ -95,19 +95,24 @@ def cache_folder(root: Path = ROOT) -> Path:
 
 def built(root: Path = ROOT) -> Path:
     """The folder holding model.onnx, examples.json and error.json, built first if
-    it is not saved yet (into a temporary folder, renamed when complete: a build
-    running beside this one never sees half of it)."""
+    it is not saved yet: into a temporary folder, renamed when complete, under a
+    lock, so that a build or test running beside this one waits for it instead of
+    exporting the model a second time, and never sees half of it."""
+    import fcntl
+
     folder = cache_folder(root)
     if (folder / "error.json").exists():
         return folder
-    partial = folder.with_name(f"{folder.name}.{os.getpid()}.tmp")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    build(partial)
-    try:
-        partial.rename(folder)
-    except OSError:  # another process finished first: keep its folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.with_name(f"{folder.name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if (folder / "error.json").exists():  # built while this one waited
+            return folder
+        partial = folder.with_name(f"{folder.name}.{os.getpid()}.tmp")
         shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir()
+        build(partial)
+        partial.rename(folder)
     return folder
 
 
