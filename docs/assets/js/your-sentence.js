@@ -210,8 +210,10 @@ function main() {
   let pending = Promise.resolve();
   function update() {
     pending = pending.then(compute).catch((error) => {
+      // said on the page and in the console; the next change runs again
+      root.dataset.busy = "false";
       out("note").textContent = `Something went wrong: ${error.message}`;
-      throw error;
+      console.error(error);
     });
     return pending;
   }
