@@ -113,6 +113,9 @@ def built(root: Path = ROOT) -> Path:
         partial.mkdir()
         build(partial)
         partial.rename(folder)
+    for older in folder.parent.iterdir():  # models of earlier keys: 24 MB each
+        if older != folder and (older / "error.json").exists():
+            shutil.rmtree(older, ignore_errors=True)
     return folder
 
 
