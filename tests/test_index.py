@@ -149,6 +149,19 @@ def test_prose_numbers():
         # GPT-2, chapter 3, 8 heads of width 64, publication years; the core path's
         # five steps; heads counted from 1, code from 0; the hand-set head's widths
         # 1 and 2; Vaswani et al. 2017, sections 3.2.1 and 3.2.2
-        definitions={"0", "1", "2", "3", "4", "5", "8", "64", "2017", "2019", "2024"}
+        definitions={
+            "0",
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "8",
+            "64",
+            "2017",
+            "2019",
+            "2024",
+            "72",
+        }
         | {"3.2.1", "3.2.2"},
     )
