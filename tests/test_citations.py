@@ -65,6 +65,7 @@ CITATIONS = {
     },
     "try-it.md": {},
     "explorer.md": {},
+    "your-sentence.md": {},
     "checking-against-pytorch.md": {},
     "real-model.md": {
         "Clark": ["§3.1", "§3.2"],

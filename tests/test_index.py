@@ -7,6 +7,7 @@ from functools import cache
 import pytest
 from mkdocs.config import load_config
 
+from snippets.training.seed_results import seed_results
 from tests.pages import DOCS, ROOT, check_prose_numbers
 
 # The pages of the core argument, each ending with a link onward.
@@ -126,6 +127,20 @@ def notation_table() -> dict[str, str]:
     }
 
 
+def notation_rows() -> dict[str, str]:
+    """check_prose_numbers' registration of the box: each row's sizes, tied to
+    the words of its row (test_the_notation_box_shows_the_modules_sizes checks
+    each cell)."""
+    n = notation_table()
+    return {
+        "d_model row": f"per token | {n['toy d_model']} | {n['GPT-2 d_model']} |",
+        "h row": f"one layer | {n['toy h']} | {n['GPT-2 h']} |",
+        "d_head row": f"/h$ | {n['toy d_head']} | {n['GPT-2 d_head']} |",
+        "h * d_head row": f"$W_o$ | {n['toy h * d_head']} | {n['GPT-2 h * d_head']} |",
+        "T row": f"in a sequence | {n['toy T']} |",
+    }
+
+
 def test_the_notation_box_shows_the_modules_sizes():
     text = (DOCS / "index.md").read_text(encoding="utf-8")
     sizes = notation_table()
@@ -142,7 +157,8 @@ def test_the_notation_box_shows_the_modules_sizes():
 
 def test_prose_numbers():
     computed = {name: pinned(name) for name in ("torch", "matplotlib", "transformers")}
-    computed.update(notation_table())
+    computed.update(notation_rows())
+    computed["fresh seeds"] = f"{len(seed_results['runs']['seeds'])} seeds that nobody"
     check_prose_numbers(
         "index.md",
         computed=computed,

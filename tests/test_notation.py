@@ -56,6 +56,7 @@ PENDING_RETIRED = {}
 PENDING_HEADS = {
     "ablation.md": "layers and heads counted from 0 in the prose",
     "real-model.md": "layers and heads counted from 0 in the prose",
+    "your-sentence.md": "layers and heads counted from 0, as on the real-model page",
 }
 
 

@@ -338,7 +338,7 @@ def prose_numbers() -> dict:
     previous = best["previous token"]
     return dict(
         computed={
-            "heads": f"{on_cls.numel()}",
+            "heads": [f"{on_cls.numel()}"] * 2,  # the model, the explorer's link
             "head width": f"{config.hidden_size // config.num_attention_heads}",
             "cls heads above half, of all": f"{(on_cls > 0.5).sum()} of the "
             f"{on_cls.numel()}",

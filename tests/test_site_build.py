@@ -235,15 +235,25 @@ def transfer_size(path: Path) -> int:
     return len(gzip.compress(data, mtime=0)) if path.suffix in GZIP_TYPES else len(data)
 
 
-def page_assets(site: Path, page: str) -> set[Path]:
+NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
+
+
+def page_assets(site: Path, page: str, javascript: bool = True) -> set[Path]:
     """The files the page loads: its HTML (with its math's fonts inline: the browser
     suite checks that no KaTeX font is fetched), stylesheets, scripts, images and
-    icon; Material's search worker and index (fetched on every page)."""
+    icon; Material's search worker and index (fetched on every page). A browser
+    with JavaScript skips what is inside <noscript>; one without fetches that, and
+    no script."""
     folder = site / page
     html = (folder / "index.html").read_text(encoding="utf-8")
-    urls = [u for pattern in REFERENCES for u in re.findall(pattern, html)]
     config = json.loads(re.search(r'id="__config"[^>]*>(.*?)</script>', html, re.S)[1])
-    urls += [config["search"], f"{config['base']}/search/search_index.json"]
+    if javascript:
+        html = NOSCRIPT.sub("", html)
+    urls = [u for pattern in REFERENCES for u in re.findall(pattern, html)]
+    if javascript:
+        urls += [config["search"], f"{config['base']}/search/search_index.json"]
+    else:
+        urls = [u for u in urls if not u.endswith(".js")]
     assets = {folder / "index.html"}
     for url in urls:
         if url.startswith("data:"):
@@ -253,26 +263,40 @@ def page_assets(site: Path, page: str) -> set[Path]:
     return assets
 
 
-def page_weights(site: Path) -> dict[str, dict[str, int]]:
-    """Every page's assets and their transfer sizes."""
+def page_weights(site: Path, javascript: bool = True) -> dict[str, dict[str, int]]:
+    """Every page's assets and their transfer sizes, with JavaScript or without."""
     return {
         page: {
             str(a.relative_to(site.resolve())): transfer_size(a)
-            for a in sorted(page_assets(site, page))
+            for a in sorted(page_assets(site, page, javascript))
         }
         for page in built_pages(site)
     }
 
 
-def test_every_page_stays_within_its_weight_budget(built_site):
-    weights = page_weights(built_site)
+@pytest.mark.parametrize("javascript", [True, False])
+def test_every_page_stays_within_its_weight_budget(built_site, javascript):
+    weights = page_weights(built_site, javascript)
     assert set(weights) >= {".", "one-head", "cost", "explorer", "training"}
     for page, assets in weights.items():
         assert all(size > 0 for size in assets.values()), page
         total = sum(assets.values())
         assert total <= BUDGET_KB * 1024, (
-            f"{page}: {total / 1024:.0f} KB > {BUDGET_KB} KB: {assets}"
+            f"{page} ({'with' if javascript else 'without'} JavaScript): "
+            f"{total / 1024:.0f} KB > {BUDGET_KB} KB: {assets}"
         )
+
+
+def test_the_weight_counts_noscript_images_only_without_javascript(built_site):
+    """your-sentence shows its first example's maps in <noscript>: a browser with
+    JavaScript never fetches that figure, one without fetches it and no script."""
+    with_js, without = (
+        {Path(a).name for a in page_weights(built_site, js)["your-sentence"]}
+        for js in (True, False)
+    )
+    assert "your-sentence-heads.svg" in without - with_js
+    assert "your-sentence.js" in with_js - without
+    assert not [n for n in without if n.endswith(".js")]
 
 
 def test_the_weight_counts_what_a_math_page_loads(built_site):

@@ -294,7 +294,9 @@ def test_which_head_takes_which_job_is_down_to_the_seed(outcomes):
 
 def test_counts_in_words():
     text = (DOCS / "training.md").read_text(encoding="utf-8")
-    words = {5: "five", 8: "eight", 10: "ten"}
+    words = {5: "five", 6: "six", 8: "eight", 10: "ten"}
+    assert f"carries {words[D_MODEL]} numbers" in text
+    assert f"**one-hot code**, {words[T]} numbers" in text
     assert f"{words[len(runs.SEEDS)]} seeds" in text
     assert f"{words[2 * len(runs.SEEDS)]} small models" in text
     assert f"tests train {words[len(SAMPLE)]} of these seeds" in text
