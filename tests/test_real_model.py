@@ -33,7 +33,10 @@ from snippets.real_model.ex10_divergence import (
 )
 from snippets.second_head.ex01_hand_set_head import w2 as toy_head_2
 from snippets.training.ex06_measures import js_divergence as training_js
-from tests.pages import DOCS, check_prose_numbers
+from tests.pages import DOCS, check_prose_numbers, lazy
+
+made = lazy("snippets.real_model.ex11_made_sentences")
+adjectives = lazy("snippets.real_model.ex12_adjective_head")
 
 PAGE = "real-model.md"
 ALIKE_BITS = 0.01  # "at random initialisation by less than 0.01 bits"
@@ -194,7 +197,7 @@ def test_swapping_the_adjective_moves_head_9_but_not_head_11():
         assert row[animal_head, t.index("street")] < 0.1
 
 
-# -- trained heads differ; untrained heads do not ------------------------------------
+# -- trained maps differ; untrained maps are near-uniform ---------------------------
 
 
 def test_the_pages_js_divergence_is_the_training_one():
@@ -207,9 +210,10 @@ def test_the_pages_js_divergence_is_the_training_one():
     )
 
 
-def test_trained_heads_differ_and_untrained_heads_do_not():
+def test_trained_heads_differ_and_untrained_maps_look_alike():
     t, r = trained.mean(0), random_init.mean(0)  # per layer
     assert (r < ALIKE_BITS).all()
+    # "the heads differ from one another more than ten times as much as untrained"
     assert (t > 10 * r).all() and (t > 0.1).all()
     # "in every layer, two heads differ on average by 0.15 bits or more"
     assert t.min() >= float(f"{t.min():.2f}")
@@ -287,6 +291,146 @@ def test_residual_stream_is_added_to_then_renormalised():
         torch.testing.assert_close(block.eval()(update, stream), expected)
 
 
+def test_untrained_heads_ask_unrelated_questions():
+    """Not copies: each untrained head's scores are its own, uncorrelated with
+    another head's, and its map is not another's."""
+    _, r = trained.mean(0), random_init.mean(0)
+    assert (r > ALIKE_BITS / 10).all()  # small, but no two heads are the same
+    batch = tokenizer(sentences[0], return_tensors="pt")
+    with torch.no_grad():
+        hidden = untrained(**batch, output_hidden_states=True).hidden_states
+    heads = config.num_attention_heads
+    e = config.hidden_size // heads
+    for n, block in enumerate(untrained.encoder.layer):
+        att, x = block.attention.self, hidden[n][0]  # (t, d_model)
+        with torch.no_grad():
+            q = att.query(x).view(-1, heads, e).transpose(0, 1)  # (heads, t, e)
+            k = att.key(x).view(-1, heads, e).transpose(0, 1)
+        scores = (q @ k.transpose(-2, -1)).flatten(1)  # (heads, t * t)
+        a, b = torch.triu_indices(heads, heads, offset=1)
+        assert torch.corrcoef(scores)[a, b].abs().mean() < 0.15, n
+
+
+# -- the named heads, on sentences nobody picked ----------------------------------
+
+
+def test_the_sentences_are_made_by_seeded_code_and_all_different():
+    assert len(made.TEMPLATES) == 8  # "eight templates"
+    assert len(made.made) == len(set(made.made)) == 8 * made.PER_TEMPLATE
+    rng = made.random.Random(0)  # the same seed draws the same sentences again
+    again = []
+    for template in made.TEMPLATES:
+        drawn = {}
+        while len(drawn) < made.PER_TEMPLATE:
+            drawn[made.fill(template, made.WORDS, rng)] = None
+        again += drawn
+    assert again == made.made
+    assert not set(made.made) & set(sentences)  # none of our own
+    # the adjective lands in different positions from template to template
+    places = set()
+    for words, _ in made.many:
+        places |= {i for i, word in enumerate(words) if word in made.WORDS["adj"]}
+    assert len(places) >= 5
+    assert all(len(tokenizer.tokenize(w)) == 1 for w in made.WORDS["adj"])
+
+
+def test_one_batched_pass_gives_each_sentence_its_own_weights():
+    lengths = [len(tokens) for tokens, _ in made.many]
+    assert min(lengths) < max(lengths)  # padding was needed
+    for i in [lengths.index(min(lengths)), lengths.index(max(lengths)), 0]:
+        words, weights = made.many[i]
+        alone_words, alone = attentions(made.made[i])
+        assert words == alone_words
+        torch.testing.assert_close(weights, alone, atol=1e-5, rtol=0)
+
+
+def made_on_top():
+    """Per pattern, for every word token of the made sentences: is the
+    pattern's target its top token in the head the page found?"""
+    return {
+        name: torch.cat([made.on_top(w[best[name]], name) for _, w in made.many])
+        for name in made.patterns[:3]
+    }
+
+
+def test_the_named_heads_hold_on_made_sentences():
+    s, n = made.per_sentence, len(made.made)
+    for k, name in enumerate(["previous token", "next token"]):  # picked alone
+        layer, head = best[name]
+        assert (s[:, k].flatten(1).argmax(1) == layer * 12 + head).all()
+    assert made.found == [best[p] for p in made.patterns[:3]]
+    top = made_on_top()
+    # "every word token ... attends most to the token before it"
+    assert top["previous token"].all() and top["on [CLS]"].all()
+    # "the next token is the top one for 71% of the word tokens": more than 70%
+    assert 10 * top["next token"].sum() > 7 * top["next token"].numel()
+    sink = (
+        s[:, 2].flatten(1).argmax(1) == best["on [CLS]"][0] * 12 + best["on [CLS]"][1]
+    )
+    assert n / 2 < sink.sum() < n  # the sink: the pick in most sentences, not all
+    # the same softness as on our sentences, the same wide habit
+    assert (
+        abs(s[:, 1][:, *best["next token"]].mean() - scores[1][best["next token"]])
+        < 0.05
+    )
+    assert abs((made.cls_made > 0.5).sum() - (on_cls > 0.5).sum()) <= 2
+    assert (made.ratio > 1).all() and (made.ratio[1:] > 10).all()
+
+
+def test_head_9_finds_the_adjective_in_fewer_than_half_of_made_sentences():
+    a = adjectives
+    assert (len(a.FRAMES), len(a.ADJECTIVES)) == (6, 20)  # "six", "twenty"
+    assert all(len(tokenizer.tokenize(w)) == 1 for w in a.ADJECTIVES)
+    assert len({sentence for _, sentence in a.cases}) == len(a.cases) == 120
+    per_frame, per_adjective = a.hits.sum(1), a.hits.sum(0)
+    assert 0.35 < a.hits.mean() < 0.5  # "fewer than half"
+    # the frames that end "because it was (too) ..." most, "It was too ..." least
+    assert per_frame[:2].min() > per_frame[2:].max()
+    assert per_frame.argmin() == a.FRAMES.index(
+        "It was too {adj}, so the {agent} didn't {verb} the {object}."
+    )
+    assert set(a.never) == {"cold", "hot", "bright"} and (per_adjective == 0).sum() == 3
+    assert sum(a.gives_most) < len(a.cases) * 0.6  # "only 61 of the 120"
+    # a layer-2 head finds it in nearly every sentence; the adjective always
+    # comes two to four tokens after "it"
+    assert (a.best_layer, a.best_head) == (2, 8)
+    assert a.anywhere.max() >= 0.95 * len(a.cases)
+    gaps = {
+        words.index(adjective) - words.index("it")
+        for (adjective, _), (words, _) in zip(a.cases, a.read, strict=True)
+    }
+    assert gaps == {2, 3, 4}
+
+
+def test_the_page_prints_the_rates_these_tests_check():
+    """The page runs its blocks in one namespace, where an earlier block's names
+    (`layer`, `on_cls`, ...) are there too: its printed rates must still be the
+    modules' own."""
+    text = (DOCS / PAGE).read_text(encoding="utf-8")
+    a, s, n = adjectives, made.per_sentence, len(made.made)
+    top = made_on_top()
+    for k, name in enumerate(made.patterns[:3]):
+        at = best[name]  # (layer, head)
+        score = s[:, k, at[0], at[1]]
+        alone = s[:, k].flatten(1).argmax(1) == at[0] * 12 + at[1]
+        line = (
+            f"{name:<14}  {at[0]}, {at[1]:<2}  {alone.sum():3d} of {n}   "
+            f"{score.mean():.2f} {score.std():.2f}    {score.min():.2f}    "
+            f"{top[name].float().mean():4.0%}"
+        )
+        assert line in text, line
+    assert f"heads above 0.5 on [CLS]: {(made.cls_made > 0.5).sum()} of 72" in text
+    assert a.layer == config.num_hidden_layers - 1 == layer  # ex07's, the last
+    for line in [
+        f'layer {a.layer} head {a.tired_head}, top token of "it" is the adjective: '
+        f"{a.hits.sum():.0f} of {len(a.cases)} ({a.hits.mean():.0%})",
+        "per frame, of 20: " + " ".join(f"{h:.0f}" for h in a.hits.sum(1)),
+        "in no frame: " + " ".join(a.never),
+        f"the layer's head giving the adjective most: {sum(a.gives_most)} of 120",
+    ]:
+        assert line in text, line
+
+
 # -- the page ------------------------------------------------------------------------
 
 
@@ -300,6 +444,7 @@ def test_page_credits_the_model_and_cites_its_sources():
         "§3.2",
         "Alammar",
         "Jain",
+        "Wiegreffe",
         "--no-deps",
         "(index.md)",
     ]:
@@ -320,6 +465,10 @@ def test_page_credits_the_model_and_cites_its_sources():
 
 
 def test_prose_numbers():
+    s, a = made.per_sentence, adjectives
+    sink = best["on [CLS]"]
+    sink_alone = s[:, 2].flatten(1).argmax(1) == sink[0] * 12 + sink[1]
+    per_frame = a.hits.sum(1)
     t = trained.mean(0)
     cls_, sep = on_cls.mean(-1), on_sep.mean(-1)
     w = rows.max(-1).values  # each head's largest weight for "it"
@@ -349,10 +498,26 @@ def test_prose_numbers():
             "GPT-2 small's score spread": f"{GPT2_SMALL_WIDTH * GPT2_INIT_STD**2:.2f}",
             "previous head layer": f"{best['previous token'][0]}",
             "previous head": f"{best['previous token'][1]}",
+            "our sentences": f"{len(sentences)}",
+            "made sentences": f"{len(made.made)}",
+            "next head on made, mean": f"{s[:, 1][:, *best['next token']].mean():.2f}",
+            "next on top, made": f"{made_on_top()['next token'].float().mean():.0%}",
+            "sink picked alone": f"{sink_alone.sum()}",
+            "cls heads above half, made": f"{(made.cls_made > 0.5).sum()}",
+            "adjective sentences": f"{len(a.cases)}",
+            "adjectives per frame": f"{len(a.ADJECTIVES)}",
+            "because it was too": f"{per_frame[0]:.0f}",
+            "because it was": f"{per_frame[1]:.0f}",
+            "it was too, so": f"{per_frame[4]:.0f}",
+            "head 9 gives most": f"{sum(a.gives_most)}",
+            "adjective head layer": f"{a.best_layer}",
+            "adjective head": f"{a.best_head}",
+            "adjective head hits": f"{a.anywhere.max():.0f}",
         },
         # JS divergence from 0 to 1 bit, "from layer 1 on"; hand-set head 2 of the
         # toy; years; Clark et al.'s sections; SHA-256; Apache-2.0
-        # GPT-2 small's width; the years of Elhage et al., Olsson et al., Xiao et al.
+        # GPT-2 small's width; the years of Elhage et al., Olsson et al., Xiao et al.;
+        # the sections of Jain and Wallace, and of Wiegreffe and Pinter
         definitions={
             "0",
             "1",
@@ -368,5 +533,9 @@ def test_prose_numbers():
             "2021",
             "2022",
             "2024",
+            "4.2",
+            "2.1",
+            "3.4",
+            "4",
         },  # fmt: skip
     )
