@@ -315,7 +315,7 @@ def test_untrained_heads_ask_unrelated_questions():
 
 
 def test_the_sentences_are_made_by_seeded_code_and_all_different():
-    assert len(made.TEMPLATES) == 8  # "eight templates"
+    assert (len(made.TEMPLATES), made.PER_TEMPLATE) == (8, 20)  # "eight", "twenty"
     assert len(made.made) == len(set(made.made)) == 8 * made.PER_TEMPLATE
     rng = made.random.Random(0)  # the same seed draws the same sentences again
     again = []
