@@ -214,7 +214,7 @@ def test_the_pages_js_divergence_is_the_training_one():
 def test_trained_heads_differ_and_untrained_maps_look_alike():
     t, r = trained.mean(0), random_init.mean(0)  # per layer
     assert (r < ALIKE_BITS).all()
-    # "over ten times as much as the same heads untrained"
+    # "over ten times as much as the untrained heads"
     assert (t > 10 * r).all() and (t > 0.1).all()
     # "in every layer, two heads differ on average by 0.15 bits or more"
     assert t.min() >= float(f"{t.min():.2f}")
