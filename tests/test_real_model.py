@@ -33,7 +33,17 @@ from snippets.real_model.ex10_divergence import (
 )
 from snippets.second_head.ex01_hand_set_head import w2 as toy_head_2
 from snippets.training.ex06_measures import js_divergence as training_js
-from tests.pages import DOCS, check_digit_changes, check_prose_numbers, prose_value
+from tests.pages import (
+    DOCS,
+    check_digit_changes,
+    check_prose_numbers,
+    lazy,
+    prose_value,
+)
+
+real_width = lazy("snippets.random_heads.ex06_real_width")  # GPT-2 small's width
+made = lazy("snippets.real_model.ex11_made_sentences")
+adjectives = lazy("snippets.real_model.ex12_adjective_head")
 
 PAGE = "real-model.md"
 ALIKE_BITS = 0.01  # "at random initialisation by less than 0.01 bits"
@@ -195,7 +205,7 @@ def test_swapping_the_adjective_moves_head_9_but_not_head_11():
         assert row[animal_head, t.index("street")] < 0.1
 
 
-# -- trained heads differ; untrained heads do not ------------------------------------
+# -- trained maps differ; untrained maps are near-uniform ---------------------------
 
 
 def test_the_pages_js_divergence_is_the_training_one():
@@ -208,9 +218,10 @@ def test_the_pages_js_divergence_is_the_training_one():
     )
 
 
-def test_trained_heads_differ_and_untrained_heads_do_not():
+def test_trained_heads_differ_and_untrained_maps_look_alike():
     t, r = trained.mean(0), random_init.mean(0)  # per layer
     assert (r < ALIKE_BITS).all()
+    # "over ten times as much as the untrained heads"
     assert (t > 10 * r).all() and (t > 0.1).all()
     # "in every layer, two heads differ on average by 0.15 bits or more": the
     # number the page prints, a bound that holds and the tightest it could print
@@ -292,6 +303,154 @@ def test_residual_stream_is_added_to_then_renormalised():
         torch.testing.assert_close(block.eval()(update, stream), expected)
 
 
+def test_untrained_heads_ask_unrelated_questions():
+    """Not copies: each untrained head's scores are its own, uncorrelated with
+    another head's, and its map is not another's."""
+    _, r = trained.mean(0), random_init.mean(0)
+    assert (r > ALIKE_BITS / 10).all()  # small, but no two heads are the same
+    batch = tokenizer(sentences[0], return_tensors="pt")
+    with torch.no_grad():
+        hidden = untrained(**batch, output_hidden_states=True).hidden_states
+    heads = config.num_attention_heads
+    e = config.hidden_size // heads
+    for n, block in enumerate(untrained.encoder.layer):
+        att, x = block.attention.self, hidden[n][0]  # (t, d_model)
+        with torch.no_grad():
+            q = att.query(x).view(-1, heads, e).transpose(0, 1)  # (heads, t, e)
+            k = att.key(x).view(-1, heads, e).transpose(0, 1)
+        scores = (q @ k.transpose(-2, -1)).flatten(1)  # (heads, t * t)
+        a, b = torch.triu_indices(heads, heads, offset=1)
+        assert torch.corrcoef(scores)[a, b].abs().mean() < 0.15, n
+
+
+def test_random_heads_at_gpt2_width_are_further_apart_than_these():
+    """ "At GPT-2 small's width the scores spread twice as far (the spread test
+    above), and the random-heads page finds random heads further apart." """
+    js = real_width.real["N(0, 0.02)"]["JS divergence, bits"]
+    assert real_width.d_model == GPT2_SMALL_WIDTH
+    assert js > 2 * random_init.mean(0).max()
+
+
+# -- the named heads, on sentences nobody picked ----------------------------------
+
+
+def test_the_sentences_are_made_by_seeded_code_and_all_different():
+    assert (len(made.TEMPLATES), made.PER_TEMPLATE) == (8, 20)  # "eight", "twenty"
+    assert len(made.made) == len(set(made.made)) == 8 * made.PER_TEMPLATE
+    rng = made.random.Random(0)  # the same seed draws the same sentences again
+    again = []
+    for template in made.TEMPLATES:
+        drawn = {}
+        while len(drawn) < made.PER_TEMPLATE:
+            drawn[made.fill(template, made.WORDS, rng)] = None
+        again += drawn
+    assert again == made.made
+    assert not set(made.made) & set(sentences)  # none of our own
+    # the adjective lands in different positions from template to template
+    places = set()
+    for words, _ in made.many:
+        places |= {i for i, word in enumerate(words) if word in made.WORDS["adj"]}
+    assert len(places) >= 5
+    assert all(len(tokenizer.tokenize(w)) == 1 for w in made.WORDS["adj"])
+
+
+def test_one_batched_pass_gives_each_sentence_its_own_weights():
+    lengths = [len(tokens) for tokens, _ in made.many]
+    assert min(lengths) < max(lengths)  # padding was needed
+    for i in [lengths.index(min(lengths)), lengths.index(max(lengths)), 0]:
+        words, weights = made.many[i]
+        alone_words, alone = attentions(made.made[i])
+        assert words == alone_words
+        torch.testing.assert_close(weights, alone, atol=1e-5, rtol=0)
+
+
+def made_on_top():
+    """Per pattern, for every word token of the made sentences: is the
+    pattern's target its top token in the head the page found?"""
+    return {
+        name: torch.cat([made.on_top(w[best[name]], name) for _, w in made.many])
+        for name in made.patterns[:3]
+    }
+
+
+def test_the_named_heads_hold_on_made_sentences():
+    s, n = made.per_sentence, len(made.made)
+    for k, name in enumerate(["previous token", "next token"]):  # picked alone
+        layer, head = best[name]
+        assert (s[:, k].flatten(1).argmax(1) == layer * 12 + head).all()
+    assert made.found == [best[p] for p in made.patterns[:3]]
+    top = made_on_top()
+    # "every word token ... attends most to the token before it"
+    assert top["previous token"].all() and top["on [CLS]"].all()
+    # "the next token is the top one for 71% of the word tokens": more than 70%
+    assert 10 * top["next token"].sum() > 7 * top["next token"].numel()
+    sink = (
+        s[:, 2].flatten(1).argmax(1) == best["on [CLS]"][0] * 12 + best["on [CLS]"][1]
+    )
+    assert n / 2 < sink.sum() < n  # the sink: the pick in most sentences, not all
+    # the same softness as on our sentences, the same wide habit
+    assert (
+        abs(s[:, 1][:, *best["next token"]].mean() - scores[1][best["next token"]])
+        < 0.05
+    )
+    assert abs((made.cls_made > 0.5).sum() - (on_cls > 0.5).sum()) <= 2
+    assert (made.ratio > 1).all() and (made.ratio[1:] > 10).all()
+
+
+def test_head_9_finds_the_adjective_in_fewer_than_half_of_made_sentences():
+    a = adjectives
+    assert (len(a.FRAMES), len(a.ADJECTIVES)) == (6, 20)  # "six", "twenty"
+    assert all(len(tokenizer.tokenize(w)) == 1 for w in a.ADJECTIVES)
+    assert len({sentence for _, sentence in a.cases}) == len(a.cases) == 120
+    per_frame, per_adjective = a.hits.sum(1), a.hits.sum(0)
+    assert 0.35 < a.hits.mean() < 0.5  # "fewer than half"
+    # the frames that end "because it was (too) ..." most, "It was too ..." least
+    assert per_frame[:2].min() > per_frame[2:].max()
+    assert per_frame.argmin() == a.FRAMES.index(
+        "It was too {adj}, so the {agent} didn't {verb} the {object}."
+    )
+    assert set(a.never) == {"cold", "hot", "bright"} and (per_adjective == 0).sum() == 3
+    assert sum(a.gives_most) < len(a.cases) * 0.6  # "only 61 of the 120"
+    # a layer-2 head finds it in nearly every sentence; the adjective always
+    # comes two to four tokens after "it"
+    assert (a.best_layer, a.best_head) == (2, 8)
+    assert a.anywhere.max() >= 0.95 * len(a.cases)
+    gaps = {
+        words.index(adjective) - words.index("it")
+        for (adjective, _), (words, _) in zip(a.cases, a.read, strict=True)
+    }
+    assert gaps == {2, 3, 4}
+
+
+def test_the_page_prints_the_rates_these_tests_check():
+    """The page runs its blocks in one namespace, where an earlier block's names
+    (`layer`, `on_cls`, ...) are there too: its printed rates must still be the
+    modules' own."""
+    text = (DOCS / PAGE).read_text(encoding="utf-8")
+    a, s, n = adjectives, made.per_sentence, len(made.made)
+    top = made_on_top()
+    for k, name in enumerate(made.patterns[:3]):
+        at = best[name]  # (layer, head)
+        score = s[:, k, at[0], at[1]]
+        alone = s[:, k].flatten(1).argmax(1) == at[0] * 12 + at[1]
+        line = (
+            f"{name:<14}  {at[0]}, {at[1]:<2}  {alone.sum():3d} of {n}   "
+            f"{score.mean():.2f} {score.std():.2f}    {score.min():.2f}    "
+            f"{top[name].float().mean():4.0%}"
+        )
+        assert line in text, line
+    assert f"heads above 0.5 on [CLS]: {(made.cls_made > 0.5).sum()} of 72" in text
+    assert a.layer == config.num_hidden_layers - 1 == layer  # ex07's, the last
+    for line in [
+        f'layer {a.layer} head {a.tired_head}, top token of "it" is the adjective: '
+        f"{a.hits.sum():.0f} of {len(a.cases)} ({a.hits.mean():.0%})",
+        "per frame, of 20: " + " ".join(f"{h:.0f}" for h in a.hits.sum(1)),
+        "in no frame: " + " ".join(a.never),
+        f"the layer's head giving the adjective most: {sum(a.gives_most)} of 120",
+    ]:
+        assert line in text, line
+
+
 # -- the page ------------------------------------------------------------------------
 
 
@@ -305,6 +464,7 @@ def test_page_credits_the_model_and_cites_its_sources():
         "§3.2",
         "Alammar",
         "Jain",
+        "Wiegreffe",
         "--no-deps",
         "(index.md)",
     ]:
@@ -336,6 +496,13 @@ def prose_numbers() -> dict:
     spread = config.hidden_size * config.initializer_range**2  # d_model sigma^2
     gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
     previous = best["previous token"]
+    # the sentences made by code (ex11) and the adjective frames (ex12)
+    s, a, n, n_a = made.per_sentence, adjectives, len(made.made), len(adjectives.cases)
+    sink = best["on [CLS]"]
+    sink_alone = (s[:, 2].flatten(1).argmax(1) == sink[0] * 12 + sink[1]).sum()
+    made_ten = next(n for n in range(len(made.ratio)) if (made.ratio[n:] > 10).all())
+    per_frame = [f"{h:.0f}" for h in a.hits.sum(1)]
+    nine = a.tired_head
     return dict(
         computed={
             "heads": [f"{on_cls.numel()}"] * 2,  # the model, the explorer's link
@@ -344,14 +511,17 @@ def prose_numbers() -> dict:
             f"{on_cls.numel()}",
             "median cls weight": f"{on_cls.median():.2f}",
             "most on sep by one head": f"{on_sep.max():.2f}",
-            "the first layer with ten times": f"from layer {ten_times} on more",
+            "the first layer with ten times": [
+                f"from layer {ten_times} on more",
+                f"from layer {made_ten} on more",  # on the made sentences
+            ],
             "the closest layer, on cls and on sep": f"Layer {closest} comes "
             f"closest, {cls_[closest]:.2f} against {sep[closest]:.2f}",
             # the heatmaps' layer: in the figure's alt text, and after it
             "last layer": [f"{layer}"] * 2,
             # the text, the figure's alt text, the swap's
             "animal head": [f"{animal_head}"] * 3,
-            "tired head": [f"{tired_head}"] * 3,
+            "tired head": [f"{tired_head}"] * 2,  # the text, the alt text
             "animal weight": [f"{w[animal_head]:.2f}"] * 2,  # text, alt text
             "tired weight": [f"{w[tired_head]:.2f}"] * 2,
             "cls head for it": f"{rows[:, 0].max():.2f}",
@@ -368,6 +538,27 @@ def prose_numbers() -> dict:
             f"{GPT2_INIT_STD}^2 \\approx {gpt2:.2f}$",
             "previous head": f"Layer {previous[0]} head {previous[1]} attends to "
             "the previous token",
+            # the named heads, on sentences nobody picked
+            "head 9 in two sentences": [f"sentences head {nine} follows the adjective"],
+            "head 9 meets more": f"head {nine} meets more",
+            "our sentences, head 9": f"our {len(sentences)}, head {nine} from two",
+            "made sentences, all": f"in all {n} sentences",
+            "next head on made, mean": f"{s[:, 1][:, *best['next token']].mean():.2f}",
+            "next on top, made": f"{made_on_top()['next token'].float().mean():.0%}",
+            "sink picked alone": f"{sink_alone} of the {n} sentences",
+            "cls heads above half, made": f"{(made.cls_made > 0.5).sum()} of the "
+            f"{made.cls_made.numel()}",
+            "head 9 of the last layer": f"Head {nine} of layer {a.layer} is another",
+            "adjective sentences": f"meets {n_a} sentences",
+            "head 9 on the adjective": f"Head {nine} puts its largest weight",
+            "the frames that end 'because it was'": f"{per_frame[0]} and "
+            f"{per_frame[1]} of {len(a.ADJECTIVES)} when",
+            "the frame that starts 'It was too'": f"{per_frame[4]} when it starts",
+            "head 9 gives most": f"picks head {nine} in only {sum(a.gives_most)} of "
+            f"the {n_a}",
+            "so head 9": f'So "head {nine}',
+            "the head most often on the adjective": f"layer {a.best_layer}: head "
+            f"{a.best_head}, in {a.anywhere.max():.0f} of the {n_a}",
         },
         # JS divergence from 0 to 1 bit; mean 0 and variance 1; heads counted from 0,
         # "layer 0 head 2 is the third head"; GPT-2; years; Clark et al.'s
@@ -387,6 +578,10 @@ def prose_numbers() -> dict:
             "2021",
             "2022",
             "2024",
+            "4.2",  # Jain and Wallace's section; Wiegreffe and Pinter's
+            "2.1",
+            "3.4",
+            "4",
         },  # fmt: skip
     )
 
