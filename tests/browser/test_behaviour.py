@@ -21,6 +21,18 @@ def test_palette_toggle_switches_schemes(page, problems):
     assert body.get_attribute("data-md-color-scheme") == "default"
 
 
+def test_transitions_come_back_after_load(page, problems):
+    """The body starts out marked as switching schemes (transitions off,
+    hooks/page_load.py); Material's palette takes the mark off as it loads, and
+    again after each switch."""
+    page.goto("cost/")
+    gone = "() => !document.body.hasAttribute('data-md-color-switching')"
+    page.wait_for_function(gone)
+    page.locator("label.md-header__button[for^='__palette_']:visible").click()
+    page.wait_for_function(gone)
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+
+
 def test_search_finds_softmax(page, problems):
     page.goto("")
     page.keyboard.press("/")
