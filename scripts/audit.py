@@ -26,7 +26,9 @@ and layout, script evaluation with the script, parsing, ...). Lighthouse's mobil
 profile counts a task four times as long as it took (twice, if it laid out the
 page); the CPU time beside it says how much of that the page itself spent: on a
 busy machine a task also waits for the processor. The load average is printed
-before and after: compare runs only at similar loads.
+before and after: compare runs only at similar loads. A run marked * had its first
+frame held by Chromium after the page had painted it (first_frame_held_ms): its FCP
+and LCP say more about the machine than about the page.
 """
 
 from __future__ import annotations
@@ -243,6 +245,28 @@ def main_thread_tasks(events: list[dict]) -> list[Task]:
     return tasks
 
 
+HELD_MS = 250  # a first frame shown this long after the page painted it was held
+
+
+def first_frame_held_ms(events: list[dict]) -> float:
+    """How long after the page painted its first content Chromium showed it (which
+    is when first contentful paint counts). A few milliseconds, as a rule; on a busy
+    machine, once in a few runs, about a second, whatever the page: the renderer
+    painted in time and the frame waited, and Lighthouse then counts that second in
+    FCP and LCP (cost's LCP 1.4 s became 2.4 s)."""
+    fcp = [e for e in events if e.get("name") == "firstContentfulPaint"]
+    if not fcp:
+        return 0.0
+    painted = [
+        e["ts"]
+        for e in events
+        if e.get("name") == "PaintTimingVisualizer::LayoutObjectPainted"
+        and e.get("pid") == fcp[0]["pid"]
+        and e["ts"] <= fcp[0]["ts"]
+    ]
+    return (fcp[0]["ts"] - min(painted)) / 1000 if painted else 0.0
+
+
 def long_tasks(report: dict, events: list[dict] | None) -> list[dict]:
     """The longest tasks as Lighthouse reports them (its long-tasks audit: the task
     times the CPU slowdown it simulates, and the script it blames), each with the
@@ -329,8 +353,12 @@ HEADER = (
 )
 
 
-def row(page: str, s: dict, scores: list[int]) -> str:
-    runs = " ".join(map(str, scores)) if len(scores) > 1 else ""
+def row(page: str, s: dict, scores: list[int], held: list[float]) -> str:
+    """The median run's figures; each run's performance (* when its first frame
+    was held, see first_frame_held_ms)."""
+    runs = " ".join(
+        f"{p}{'*' * (h > HELD_MS)}" for p, h in zip(scores, held, strict=True)
+    )
     return (
         f"{page:<26}{s['performance']:>5}{s['accessibility']:>5}"
         f"{s['best-practices']:>5}{s['seo']:>5}{s['fcp']:>7.1f}{s['lcp']:>7.1f}"
@@ -345,17 +373,28 @@ def page_path(page: str) -> str:
     return "" if page in ("", "index") else page + "/"
 
 
-def audit_page(base: str, path: str, args) -> tuple[dict, list[int], list[dict]]:
-    """The median run's report, every run's performance, and its long tasks."""
+@dataclass
+class Audit:
+    report: dict  # the median run's
+    scores: list[int]  # every run's performance
+    held: list[float]  # every run's first_frame_held_ms
+    tasks: list[dict]  # the median run's long tasks, when it is below the margin
+
+
+def audit_page(base: str, path: str, args) -> Audit:
+    """Lighthouse `args.runs` times on the page; the run with the median
+    performance, and what its trace says."""
     with tempfile.TemporaryDirectory(prefix="heads-audit-") as tmp:
-        outs = [Path(tmp, f"run{i}") for i in range(args.runs)]
-        reports = []
-        for out in outs:
+        reports, held = [], []
+        for i in range(args.runs):
+            out = Path(tmp, f"run{i}")
             out.mkdir()
             reports.append(lighthouse(base + path, args.desktop, out))
+            trace = json.loads(trace_path(out).read_text(encoding="utf-8"))
+            held.append(first_frame_held_ms(trace["traceEvents"]))
         scores = [round(100 * r["categories"]["performance"]["score"]) for r in reports]
         median = scores.index(statistics.median_low(scores))
-        report, out = reports[median], outs[median]
+        report, out = reports[median], Path(tmp, f"run{median}")
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             (args.keep / f"{page_id(path)}.json").write_text(json.dumps(report))
@@ -364,7 +403,7 @@ def audit_page(base: str, path: str, args) -> tuple[dict, list[int], list[dict]]
         if scores[median] < MARGIN:
             trace = json.loads(trace_path(out).read_text(encoding="utf-8"))
             tasks = long_tasks(report, trace["traceEvents"])
-    return report, scores, tasks
+    return Audit(report, scores, held, tasks)
 
 
 def main() -> int:
@@ -393,14 +432,22 @@ def main() -> int:
     print("-" * len(HEADER))
     below, slow = [], []
     pages = site_pages(site) if args.page is None else map(page_path, args.page)
+    held = 0
     for path in pages:
-        report, scores, tasks = audit_page(base, path, args)
-        s = summary(report)
-        print(row(page_id(path), s, scores), flush=True)
+        audit = audit_page(base, path, args)
+        s = summary(audit.report)
+        print(row(page_id(path), s, audit.scores, audit.held), flush=True)
         if s["reasons"]:
             below.append((page_id(path), s["reasons"]))
-        slow += long_task_lines(page_id(path), s["performance"], tasks)
+        slow += long_task_lines(page_id(path), s["performance"], audit.tasks)
+        held += sum(h > HELD_MS for h in audit.held)
     print(f"\nAt the end: {load()}")
+    if held:
+        print(
+            f"* {held} runs: Chromium showed the first frame more than {HELD_MS} ms "
+            "after the page had painted it (a busy machine, not the page); FCP and "
+            "LCP count the wait"
+        )
     if slow:
         print(f"\nBelow {MARGIN}, the longest tasks (Lighthouse's scaled time):")
         print("\n".join(slow))

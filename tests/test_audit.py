@@ -2,7 +2,15 @@
 trace (no Lighthouse runs here): its longest tasks, scaled as Lighthouse scales
 them, each matched to the trace's task and what that task ran."""
 
-from scripts.audit import MARGIN, long_task_lines, long_tasks, main_thread_tasks
+from scripts.audit import (
+    HELD_MS,
+    MARGIN,
+    first_frame_held_ms,
+    long_task_lines,
+    long_tasks,
+    main_thread_tasks,
+    row,
+)
 
 PAGE = "http://127.0.0.1:8000/heads/cost/"
 BUNDLE = "http://127.0.0.1:8000/heads/assets/javascripts/bundle.min.js"
@@ -112,3 +120,37 @@ def test_a_page_at_the_margin_prints_nothing_and_one_with_no_long_task_says_so()
     assert long_task_lines("cost", MARGIN - 1, long_tasks(report(), trace()))[1:] == [
         "  none over 50 ms: what holds it back is not the main thread"
     ]
+
+
+def painted(ts, pid=MAIN[0]):
+    return {"ph": "I", "name": "PaintTimingVisualizer::LayoutObjectPainted"} | {
+        "pid": pid,
+        "ts": ts,
+    }
+
+
+def fcp(ts):
+    return {"ph": "I", "name": "firstContentfulPaint", "pid": MAIN[0], "ts": ts}
+
+
+def test_a_first_frame_shown_long_after_the_page_painted_it_is_flagged():
+    # painted at 20 ms, shown at 40 ms: as a rule; shown a second later: held
+    assert first_frame_held_ms([painted(20_000), painted(30_000), fcp(40_000)]) == 20
+    held = [painted(2000, pid=OTHER[0]), painted(20_000), fcp(1_020_000)]
+    assert first_frame_held_ms(held) == 1000 > HELD_MS
+    assert first_frame_held_ms([painted(20_000)]) == 0  # no paint counted: no claim
+    figures = {
+        "performance": 97,
+        "accessibility": 100,
+        "best-practices": 100,
+        "seo": 100,
+        "fcp": 1.37,
+        "lcp": 2.38,
+        "tbt": 131.4,
+        "cls": 0.0,
+        "bytes": 170_000,
+        "requests": 15,
+    }
+    assert row("cost", figures, [99, 97, 96], [20, 1000, 990]).split() == (
+        "cost 97 100 100 100 1.4 2.4 131 0.00 166 15 99 97* 96*".split()
+    )
