@@ -20,6 +20,7 @@ from hooks.generated import FIGURES
 from hooks.katex import (
     KATEX_CSS,
     KATEX_JS,
+    LOAD_FONTS,
     FontSubsets,
     InvalidMath,
     Katex,
@@ -214,6 +215,23 @@ def test_each_inline_font_has_the_characters_math_draws_in_it(katex, built_site)
     # a character the subset leaves out has no shape in it
     font = TTFont(io.BytesIO(subsets.subset("fonts/KaTeX_Math-Italic.woff2", "dk")))
     assert ord("d") in font.getBestCmap() and ord("q") not in font.getBestCmap()
+
+
+def test_a_math_page_starts_loading_its_fonts_as_its_head_is_read(built_site):
+    """Right after its inline faces, a page with math asks for them (else they load
+    at the first layout, and the math moves when they come); no other page does."""
+    with_math = 0
+    for page, html in built_pages(built_site).items():
+        head = html[: html.index("</head>")]
+        faces = re.search(
+            r"<style>(@font-face.*?)</style>\s*<script>(.*?)</script>", head
+        )
+        if inline_faces(head):
+            assert faces is not None and faces[2] == LOAD_FONTS, page
+            with_math += 1
+        else:
+            assert LOAD_FONTS not in html, page
+    assert with_math >= 10
 
 
 def test_invalid_tex_is_an_error_not_red_text(katex):
