@@ -219,7 +219,9 @@ def test_each_inline_font_has_the_characters_math_draws_in_it(katex, built_site)
 
 def test_a_math_page_starts_loading_its_fonts_as_its_head_is_read(built_site):
     """Right after its inline faces, a page with math asks for them (else they load
-    at the first layout, and the math moves when they come); no other page does."""
+    at the first layout, and the math moves when they come), before the first
+    stylesheet (a script after one waits for it, and the parser with it); no other
+    page does."""
     with_math = 0
     for page, html in built_pages(built_site).items():
         head = html[: html.index("</head>")]
@@ -228,6 +230,7 @@ def test_a_math_page_starts_loading_its_fonts_as_its_head_is_read(built_site):
         )
         if inline_faces(head):
             assert faces is not None and faces[2] == LOAD_FONTS, page
+            assert faces.end() < head.index('<link rel="stylesheet"'), page
             with_math += 1
         else:
             assert LOAD_FONTS not in html, page
