@@ -14,15 +14,19 @@ from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
+from mkdocs.exceptions import PluginError
 
+from hooks.generated import FIGURES
 from hooks.katex import (
     KATEX_CSS,
     KATEX_JS,
+    LOAD_FONTS,
     FontSubsets,
     InvalidMath,
     Katex,
     typeset,
 )
+from hooks.page_load import SWITCHING, page_load_edits
 from tests.browser.browser_kit import built_site as shared_build
 from tests.pages import ROOT, copy_sources
 
@@ -213,6 +217,26 @@ def test_each_inline_font_has_the_characters_math_draws_in_it(katex, built_site)
     assert ord("d") in font.getBestCmap() and ord("q") not in font.getBestCmap()
 
 
+def test_a_math_page_starts_loading_its_fonts_as_its_head_is_read(built_site):
+    """Right after its inline faces, a page with math asks for them (else they load
+    at the first layout, and the math moves when they come), before the first
+    stylesheet (a script after one waits for it, and the parser with it); no other
+    page does."""
+    with_math = 0
+    for page, html in built_pages(built_site).items():
+        head = html[: html.index("</head>")]
+        faces = re.search(
+            r"<style>(@font-face.*?)</style>\s*<script>(.*?)</script>", head
+        )
+        if inline_faces(head):
+            assert faces is not None and faces[2] == LOAD_FONTS, page
+            assert faces.end() < head.index('<link rel="stylesheet"'), page
+            with_math += 1
+        else:
+            assert LOAD_FONTS not in html, page
+    assert with_math >= 10
+
+
 def test_invalid_tex_is_an_error_not_red_text(katex):
     with pytest.raises(InvalidMath, match=r"\\frac\{a"):
         typeset('<span class="arithmatex">\\(\\frac{a\\)</span>', katex)
@@ -322,6 +346,45 @@ def test_the_weight_counts_what_a_math_page_loads(built_site):
     assert any(n.startswith("bundle.") for n in names)
     assert any(n.startswith("search.") and n.endswith(".js") for n in names)
     assert not [n for n in names if n.startswith("katex") and n.endswith(".js")]
+
+
+# -- less work as a page loads (hooks/page_load.py) ---------------------------------
+
+
+def test_page_load_edits_mark_the_body_and_make_figures_lazy():
+    html = (
+        '<html><body dir="ltr" data-md-color-scheme="default"><p>'
+        '<img alt="a &gt; b" class="heads-figure" src="f.svg" />'
+        '<img alt="logo" src="logo.png" />'
+        '<img class="heads-figure" loading="eager" src="g.svg" /></p></body></html>'
+    )
+    assert page_load_edits(html) == (
+        f'<html><body {SWITCHING} dir="ltr" data-md-color-scheme="default"><p>'
+        '<img loading="lazy" alt="a &gt; b" class="heads-figure" src="f.svg" />'
+        '<img alt="logo" src="logo.png" />'
+        '<img class="heads-figure" loading="eager" src="g.svg" /></p></body></html>'
+    )
+    with pytest.raises(PluginError, match="no <body>"):
+        page_load_edits("<html><p>no body</p></html>")
+
+
+def test_the_body_carries_the_attribute_materials_palette_sets(built_site):
+    """Material's palette still sets and removes the attribute the hook writes, and
+    its stylesheet still restyles everything under it (else the edit is moot)."""
+    assets = built_site / "assets"
+    bundle = next((assets / "javascripts").glob("bundle.*.min.js")).read_text()
+    assert f'document.body.setAttribute("{SWITCHING}",""' in bundle
+    assert f'document.body.removeAttribute("{SWITCHING}")' in bundle
+    palette = next((assets / "stylesheets").glob("palette.*.min.css")).read_text()
+    assert f"[{SWITCHING}] *" in palette
+    figures = 0
+    for page, html in built_pages(built_site).items():
+        body = re.search(r"<body\b[^>]*>", html)[0]
+        assert f" {SWITCHING} " in body, f"{page}: {body}"
+        for img in re.findall(r"<img\b[^>]*>", html):
+            assert 'loading="lazy"' in img, f"{page}: {img}"
+            figures += 1
+    assert figures >= len(FIGURES)
 
 
 FAULTS = {

@@ -21,6 +21,59 @@ def test_palette_toggle_switches_schemes(page, problems):
     assert body.get_attribute("data-md-color-scheme") == "default"
 
 
+def test_transitions_come_back_after_load(page, problems):
+    """The body starts out marked as switching schemes (transitions off,
+    hooks/page_load.py); Material's palette takes the mark off as it loads, and
+    again after each switch."""
+    page.goto("cost/")
+    gone = "() => !document.body.hasAttribute('data-md-color-switching')"
+    page.wait_for_function(gone)
+    page.locator("label.md-header__button[for^='__palette_']:visible").click()
+    page.wait_for_function(gone)
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+
+
+# The layout shifts of the page so far (the observer hands over the buffered ones
+# at its first callback; none at all means no callback), with what moved.
+LAYOUT_SHIFTS = """() => new Promise((done) => {
+    const shifts = [];
+    const named = (node) => {
+        const el = node?.nodeType === 1 ? node : node?.parentElement;
+        return el ? `${el.tagName} "${el.textContent.trim().slice(0, 40)}"` : "?";
+    };
+    new PerformanceObserver((list) => shifts.push(...list.getEntries().map((e) =>
+        [+e.value.toFixed(4), e.sources.map((s) => named(s.node))])))
+        .observe({type: "layout-shift", buffered: true});
+    setTimeout(() => done(shifts), 500);
+})"""
+
+
+@pytest.mark.parametrize("viewport", ["mobile", "desktop"])
+def test_pages_do_not_shift_as_they_load(browser, base_url, viewport):
+    """Nothing moves under the reader as a page loads (Lighthouse's Cumulative
+    Layout Shift): the math is laid out in its own fonts from the start, and no
+    block on the first screen is first laid out at a placeholder height (the
+    stylesheet's content-visibility). In Lighthouse's mobile viewport too."""
+    mobile = {"viewport": {"width": 412, "height": 823}, "is_mobile": True}
+    context = browser.new_context(
+        base_url=base_url,
+        device_scale_factor=1.75,
+        **(mobile if viewport == "mobile" else {}),
+    )
+    page = context.new_page()
+    seen = Problems(base_url)
+    seen.watch(page)
+    shifts = {}
+    for path in ["cost/", "training/", "one-head/", ""]:
+        page.goto(path)
+        found = page.evaluate(LAYOUT_SHIFTS)
+        if found:
+            shifts[path] = found
+    context.close()
+    seen.assert_none()
+    assert shifts == {}, f"layout shifts (score, what moved): {shifts}"
+
+
 def test_search_finds_softmax(page, problems):
     page.goto("")
     page.keyboard.press("/")
