@@ -64,6 +64,18 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
+def _fence_step(line: str, fence: str | None) -> tuple[str | None, bool]:
+    """Fenced code, line by line: the fence still open after `line` (None when
+    outside one), and whether `line` is outside every fence (a fence's own
+    opening and closing lines are not)."""
+    match = _FENCE.match(line)
+    if match and fence is None:
+        return match.group("fence"), False
+    if fence is not None and line.strip() == fence:
+        return None, False
+    return fence, fence is None
+
+
 def flatten_blocks(lines: list[str]) -> list[str]:
     """Admonitions, collapsible blocks and tabs -> a bold title, body dedented."""
     out: list[str] = []
@@ -71,12 +83,8 @@ def flatten_blocks(lines: list[str]) -> list[str]:
     fence = None
     while i < len(lines):
         line = lines[i]
-        match = _FENCE.match(line)
-        if match and fence is None:
-            fence = match.group("fence")
-        elif fence is not None and line.strip() == fence:
-            fence = None
-        title = _BLOCK_TITLE.match(line) if fence is None else None
+        fence, outside = _fence_step(line, fence)
+        title = _BLOCK_TITLE.match(line) if outside else None
         if not title:
             out.append(line)
             i += 1
@@ -155,12 +163,8 @@ def _split_glossary(lines: list[str]) -> tuple[list[str], dict[str, str]]:
     """The lines without the abbreviation definitions, and those definitions."""
     kept, terms, fence = [], {}, None
     for line in lines:
-        match = _FENCE.match(line)
-        if match and fence is None:
-            fence = match.group("fence")
-        elif fence is not None and line.strip() == fence:
-            fence = None
-        abbreviation = _ABBREVIATION.match(line) if fence is None else None
+        fence, outside = _fence_step(line, fence)
+        abbreviation = _ABBREVIATION.match(line) if outside else None
         if abbreviation:
             terms[abbreviation["term"]] = abbreviation["definition"]
         else:
@@ -174,14 +178,9 @@ def _terms_used(lines: list[str], terms: dict[str, str]) -> list[str]:
     """A closing list of the glossary's terms that the prose uses."""
     prose, fence = [], None
     for line in lines:
-        match = _FENCE.match(line)
-        if match and fence is None:
-            fence = match.group("fence")
-        elif fence is not None and line.strip() == fence:
-            fence = None
-        elif fence is None:
+        fence, outside = _fence_step(line, fence)
+        if outside:  # lines inside a code block are not prose
             prose.append(re.sub(r"`[^`]*`", "", line))
-        # lines inside a code block are not prose
     text = "\n".join(prose)
     used = [t for t in terms if re.search(rf"\b{re.escape(t)}\b", text)]
     if not used:
