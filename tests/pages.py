@@ -260,7 +260,8 @@ _STRIP = [
     re.compile(r"<[^>]+>"),  # HTML tags and their attributes
     re.compile(r"https?://\S+"),  # bare addresses
 ]
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?(?![\w])")
+# A section sign's number (§3.2) is a place, which tests/test_citations.py checks.
+_NUMBER = re.compile(r"(?<![\w.])(?<!§)\d+(?:[.,]\d+)*%?(?![\w])")
 
 
 def prose_lines(path: Path, text: str | None = None) -> list[str]:

@@ -336,7 +336,6 @@ def test_prose_numbers():
             "2",  # bytes per number; heads of width 2; Exercise 2
             "3",  # groups of three; Llama 3.1
             "3.1",  # Llama 3.1
-            "2.1",  # Ainslie et al., section 2.1: uptraining by mean pooling
             "8",  # Llama 3 8B's kv heads and model names
             "12",  # GPT-2 small's heads
             "32",  # Llama's query heads
