@@ -434,7 +434,7 @@ def test_the_page_prints_the_rates_these_tests_check():
         score = s[:, k, at[0], at[1]]
         alone = s[:, k].flatten(1).argmax(1) == at[0] * 12 + at[1]
         line = (
-            f"{name:<14}  {at[0]}, {at[1]:<2}  {alone.sum():3d} of {n}   "
+            f"{name:<14}  {at[0] + 1}, {at[1] + 1:<2}  {alone.sum():3d} of {n}   "
             f"{score.mean():.2f} {score.std():.2f}    {score.min():.2f}    "
             f"{top[name].float().mean():4.0%}"
         )
@@ -442,7 +442,8 @@ def test_the_page_prints_the_rates_these_tests_check():
     assert f"heads above 0.5 on [CLS]: {(made.cls_made > 0.5).sum()} of 72" in text
     assert a.layer == config.num_hidden_layers - 1 == layer  # ex07's, the last
     for line in [
-        f'layer {a.layer} head {a.tired_head}, top token of "it" is the adjective: '
+        f'layer {a.layer + 1} head {a.tired_head + 1}, top token of "it" is the '
+        "adjective: "
         f"{a.hits.sum():.0f} of {len(a.cases)} ({a.hits.mean():.0%})",
         "per frame, of 20: " + " ".join(f"{h:.0f}" for h in a.hits.sum(1)),
         "in no frame: " + " ".join(a.never),
@@ -502,7 +503,7 @@ def prose_numbers() -> dict:
     sink_alone = (s[:, 2].flatten(1).argmax(1) == sink[0] * 12 + sink[1]).sum()
     made_ten = next(n for n in range(len(made.ratio)) if (made.ratio[n:] > 10).all())
     per_frame = [f"{h:.0f}" for h in a.hits.sum(1)]
-    nine = a.tired_head
+    nine = a.tired_head + 1  # head 10, counted from 1
     return dict(
         computed={
             "heads": [f"{on_cls.numel()}"] * 2,  # the model, the explorer's link
@@ -512,19 +513,20 @@ def prose_numbers() -> dict:
             "median cls weight": f"{on_cls.median():.2f}",
             "most on sep by one head": f"{on_sep.max():.2f}",
             "the first layer with ten times": [
-                f"from layer {ten_times} on more",
-                f"from layer {made_ten} on more",  # on the made sentences
+                f"from layer {ten_times + 1} on more",
+                f"from layer {made_ten + 1} on more",  # on the made sentences
             ],
-            "the closest layer, on cls and on sep": f"Layer {closest} comes "
+            "the closest layer, on cls and on sep": f"Layer {closest + 1} comes "
             f"closest, {cls_[closest]:.2f} against {sep[closest]:.2f}",
             # the heatmaps' layer: in the figure's alt text, and after it
-            "last layer": [f"{layer}"] * 2,
+            "last layer": [f"{layer + 1}"] * 2,
             # the text, the figure's alt text, the swap's
-            "animal head": [f"{animal_head}"] * 3,
-            "tired head": [f"{tired_head}"] * 2,  # the text, the alt text
+            "animal head": [f"{animal_head + 1}"] * 3,
+            "tired head": [f"{tired_head + 1}"] * 2,  # the text, the alt text
             "animal weight": [f"{w[animal_head]:.2f}"] * 2,  # text, alt text
             "tired weight": [f"{w[tired_head]:.2f}"] * 2,
-            "cls head for it": f"{rows[:, 0].max():.2f}",
+            "cls head for it, in the alt text": f"Head {rows[:, 0].argmax() + 1} "
+            f"puts its largest weight, {rows[:, 0].max():.2f}, on CLS",
             "least varied layer": [
                 f"by between {t.min():.2f} and",
                 f"by {t.min():.2f} bits or more",
@@ -536,38 +538,41 @@ def prose_numbers() -> dict:
             f"{config.initializer_range}^2 \\approx {spread:.2f}$",
             "GPT-2 small's score spread": f"${GPT2_SMALL_WIDTH} \\cdot "
             f"{GPT2_INIT_STD}^2 \\approx {gpt2:.2f}$",
-            "previous head": f"Layer {previous[0]} head {previous[1]} attends to "
-            "the previous token",
+            "previous head": f"Layer {previous[0] + 1} head {previous[1] + 1} "
+            "attends to the previous token",
             # the named heads, on sentences nobody picked
-            "head 9 in two sentences": [f"sentences head {nine} follows the adjective"],
-            "head 9 meets more": f"head {nine} meets more",
-            "our sentences, head 9": f"our {len(sentences)}, head {nine} from two",
+            "head 10 in two sentences": [
+                f"sentences head {nine} follows the adjective"
+            ],
+            "head 10 meets more": f"head {nine} meets more",
+            "our sentences, head 10": f"our {len(sentences)}, head {nine} from two",
             "made sentences, all": f"in all {n} sentences",
             "next head on made, mean": f"{s[:, 1][:, *best['next token']].mean():.2f}",
             "next on top, made": f"{made_on_top()['next token'].float().mean():.0%}",
             "sink picked alone": f"{sink_alone} of the {n} sentences",
             "cls heads above half, made": f"{(made.cls_made > 0.5).sum()} of the "
             f"{made.cls_made.numel()}",
-            "head 9 of the last layer": f"Head {nine} of layer {a.layer} is another",
+            "head 10 of the last layer": f"Head {nine} of layer {a.layer + 1} is "
+            "another",
             "adjective sentences": f"meets {n_a} sentences",
-            "head 9 on the adjective": f"Head {nine} puts its largest weight",
+            "head 10 on the adjective": f"Head {nine} puts its largest weight",
             "the frames that end 'because it was'": f"{per_frame[0]} and "
             f"{per_frame[1]} of {len(a.ADJECTIVES)} when",
             "the frame that starts 'It was too'": f"{per_frame[4]} when it starts",
-            "head 9 gives most": f"picks head {nine} in only {sum(a.gives_most)} of "
+            "head 10 gives most": f"picks head {nine} in only {sum(a.gives_most)} of "
             f"the {n_a}",
-            "so head 9": f'So "head {nine}',
-            "the head most often on the adjective": f"layer {a.best_layer}: head "
-            f"{a.best_head}, in {a.anywhere.max():.0f} of the {n_a}",
+            "so head 10": f'So "head {nine}',
+            "the head most often on the adjective": f"layer {a.best_layer + 1}: head "
+            f"{a.best_head + 1}, in {a.anywhere.max():.0f} of the {n_a}",
         },
-        # JS divergence from 0 to 1 bit; mean 0 and variance 1; heads counted from 0,
-        # "layer 0 head 2 is the third head"; GPT-2; years; Clark et al.'s
-        # sections; SHA-256; Apache-2.0; the years of Elhage et al., Olsson et
-        # al., Xiao et al.
+        # JS divergence from 0 to 1 bit; mean 0 and variance 1; heads counted from 1,
+        # indices from 0, "layer 1 head 3 is weights[0, 2]"; GPT-2; years; SHA-256;
+        # Apache-2.0; the years of Elhage et al., Olsson et al., Xiao et al.
         definitions={
             "0",
             "1",
             "2",
+            "3",
             "2018",
             "2019",
             "2020",

@@ -29,7 +29,8 @@ for name, per_head in zip(patterns, scores, strict=True):
     layer, head = divmod(per_head.argmax().item(), per_head.shape[1])
     best[name] = (layer, head)
     above = (per_head > 0.5).sum()  # heads giving it over half their weight
-    print(f"{name:>14}: layer {layer} head {head:2d}, mean weight "
+    # printed counting from 1: index 0 is layer 1, head 1
+    print(f"{name:>14}: layer {layer + 1} head {head + 1:2d}, mean weight "
           f"{per_head[layer, head]:.2f}; {above:2d} of {per_head.numel()} "
           f"heads above 0.5")  # fmt: skip
 print(f"median weight on [CLS] over all heads: {scores[2].median():.2f}")

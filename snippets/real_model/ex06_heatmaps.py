@@ -15,7 +15,9 @@ def draw_heads(tokens, weights, picks):
         ax.imshow(w, cmap="Blues", vmin=0, vmax=1, interpolation="none")
         ax.set_xticks(range(len(tokens)), tokens, rotation=90, fontsize=8)
         ax.set_yticks(range(len(tokens)), tokens, fontsize=8)
-        ax.set_title(f"{name}\nlayer {layer}, head {head}", fontsize=10)
+        ax.set_title(
+            f"{name}\nlayer {layer + 1}, head {head + 1}", fontsize=10
+        )
         ax.set_xlabel("attends to")
     axes[0].set_ylabel("token")
     return fig

@@ -12,8 +12,10 @@ fig = Figure(figsize=(10, 2.8), layout="constrained")
 ax = fig.subplots()
 ax.imshow(shown, cmap="Blues", vmin=0, vmax=1, interpolation="none")
 ax.set_xticks(range(len(tokens)), tokens, rotation=45, ha="right")
-ax.set_yticks(range(len(picked)), [f"head {h}" for h in picked])
-ax.set_title(f'where "{tokens[it]}" looks, in three heads of layer {layer}')
+ax.set_yticks(range(len(picked)), [f"head {h + 1}" for h in picked])
+ax.set_title(
+    f'where "{tokens[it]}" looks, in three heads of layer {layer + 1}'
+)
 for i, row in enumerate(shown):
     for j, value in enumerate(row):  # dark cells get white text
         colour = "white" if value > 0.5 else "black"

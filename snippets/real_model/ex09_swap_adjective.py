@@ -10,7 +10,7 @@ for word in ["tired", "wide"]:  # "too wide": now "it" is the street
     s = f"The animal didn't cross the street because it was too {word}."
     t, w = attentions(s)
     row = w[layer, :, t.index("it")]  # (12, T)
-    print(f"too {word:<5}: head {animal_head} on animal "
-          f"{row[animal_head, t.index('animal')]:.2f}, head {tired_head} "
+    print(f"too {word:<5}: head {animal_head + 1} on animal "
+          f"{row[animal_head, t.index('animal')]:.2f}, head {tired_head + 1} "
           f"on {word} {row[tired_head, t.index(word)]:.2f}")  # fmt: skip
 # --8<-- [end:page]

@@ -42,7 +42,7 @@ print(
     "layer  trained  random init   (mean JS divergence between heads, bits)"
 )
 for layer, (t, r) in enumerate(
-    zip(trained.mean(0), random_init.mean(0), strict=True)
+    zip(trained.mean(0), random_init.mean(0), strict=True), start=1
 ):
     print(f"{layer:5d}  {t:7.3f}  {r:11.4f}")
 # --8<-- [end:page]

@@ -87,7 +87,8 @@ for k, name in enumerate(patterns[:3]):
     score = per_sentence[:, k, at[0], at[1]]  # (sentences,)
     alone = per_sentence[:, k].flatten(1).argmax(1) == at[0] * n_heads + at[1]
     top = torch.cat([on_top(w[at], name) for _, w in many])
-    print(f"{name:<14}  {at[0]}, {at[1]:<2}  {alone.sum():3d} of {len(made)}"
+    layer, head = at[0] + 1, at[1] + 1  # counted from 1
+    print(f"{name:<14}  {layer}, {head:<2}  {alone.sum():3d} of {len(made)}"
           f"   {score.mean():.2f} {score.std():.2f}    {score.min():.2f}"
           f"    {top.float().mean():4.0%}")  # fmt: skip
 

@@ -34,8 +34,8 @@ cases = [  # every adjective in every frame, the other words drawn
 ]
 read = attentions_of_many([sentence for _, sentence in cases])
 
-on_adjective = []  # is head 9's top token for "it" the adjective?
-gives_most = []  # is head 9 the head of its layer giving the adjective most?
+on_adjective = []  # is head 10's top token for "it" the adjective?
+gives_most = []  # is head 10 the head of its layer giving the adjective most?
 anywhere = 0  # (layers, heads): how often each head's top is the adjective
 for (adjective, _), (tokens, weights) in zip(cases, read, strict=True):
     it, adj = tokens.index("it"), tokens.index(adjective)
@@ -49,7 +49,8 @@ hits = torch.stack(on_adjective).view(len(FRAMES), len(ADJECTIVES)).float()
 n, heads = len(cases), anywhere.numel()
 print(f"{n} sentences, {len(FRAMES)} frames x {len(ADJECTIVES)} adjectives, "
       f"e.g.\n  {cases[0][1]}")  # fmt: skip
-print(f'layer {layer} head {tired_head}, top token of "it" is the adjective: '
+print(f"layer {layer + 1} head {tired_head + 1}, "
+      f'top token of "it" is the adjective: '
       f"{hits.sum():.0f} of {n} ({hits.mean():.0%})")  # fmt: skip
 print(f"  per frame, of {len(ADJECTIVES)}:",
       " ".join(f"{h:.0f}" for h in hits.sum(1)))  # fmt: skip
@@ -60,7 +61,7 @@ print(
 )
 best_layer, best_head = divmod(anywhere.argmax().item(), anywhere.shape[1])
 print(
-    f"most often on the adjective, of all {heads} heads: "
-    f"layer {best_layer} head {best_head}, {anywhere.max():.0f} of {n}"
+    f"most often on the adjective, of all {heads} heads: layer "
+    f"{best_layer + 1} head {best_head + 1}, {anywhere.max():.0f} of {n}"
 )
 # --8<-- [end:page]
