@@ -513,8 +513,9 @@ def test_heatmap_is_drawn_from_the_single_head_changes():
 
 
 def test_alt_heatmap():
-    """Layers 0 to 4 pale, below 0.01; layer 5 darker, its head 11 the darkest;
-    the three framed heads pale."""
+    """Layers 1 to 5 pale, below 0.01; layer 6 darker, its head 12 the darkest;
+    the three framed heads pale (indices from 0 here; test_prose_numbers ties the
+    alt text's numbers, counted from 1, to these)."""
     change = singles.change
     assert (change[:5] < 0.01).all() and change[5].mean() > change[:5].max()
     assert divmod(change.argmax().item(), 12) == (5, 11)
@@ -600,6 +601,8 @@ def test_prose_numbers():
     g, r = pruning.greedy_curve[half()], pruning.random_curve[half()]
     none = pruning.none_left
     known = columns.known_heads
+    n_layers, n_heads = change.shape
+    dark = divmod(change.argmax().item(), n_heads)  # the darkest cell
     seed_3_zeroed = toy_table.lookup_accuracy(toys.models[3], [0])[0]
     shift, _ = seed_3_shift()
     tolerance = signature(accuracy).parameters["tol"].default
@@ -628,7 +631,19 @@ def test_prose_numbers():
                 f"{(change < singles.SMALL).sum()} of the {change.numel()} single",
             ],  # the text, the summary
             "heads above it": f"The {(change >= singles.SMALL).sum()} heads above",
-            "last layer": f"the last layer, layer {change.mean(dim=1).argmax()},",
+            # the alt text of the heatmap, counting from 1 (test_alt_heatmap)
+            "pale layers": f"Every cell of layers 1 to {n_layers - 1} is pale",
+            "last layer": f"the last layer, layer {change.mean(dim=1).argmax() + 1},",
+            "darkest head": f"its head {dark[1] + 1} is the darkest cell",
+            "framed heads": [
+                f"{name.removeprefix('[CLS] ')} head (layer {at[0] + 1}, head "
+                f"{at[1] + 1})"
+                for name, at in known.items()
+            ],
+            "the sink heads' layers": f"in layers 1 to {n_layers - 1}, the heads",
+            "the index of the previous-token head": "so layer "
+            f"{known['previous-token'][0] + 1} head {known['previous-token'][1] + 1} "
+            "is index",
             "pairs without one head, lowest": f"{singles.accuracy_without.min():.2f}",
             "pairs without one head, highest": f"{singles.accuracy_without.max():.2f}",
             "previous-token head rank, of all":
@@ -661,14 +676,14 @@ def test_prose_numbers():
             "crossing, mean": [f"in {crossing['crossing, mean']} with its mean",
                                f"in {crossing['crossing, mean']} of"],
         },
-        # the real-model page's heads (layer 0 head 2, layer 1 head 8, layer 4
-        # head 5), layers 0 to 4, head 11 of layer 5, the mask xi_h in {0, 1},
+        # indices from 0, heads from 1; the layers in the example of the shortcut
+        # (a head of layer 4, layers 1 to 3 and 4 to 6); the mask xi_h in {0, 1},
         # always answering 0, cosine 1, Voita et
         # al.'s 38 of 48 encoder heads for 0.15 BLEU, the year; the alt text's
         # axis from 0% to 100% and its bound 0.9 (test_alt_pruning); Michel et
         # al.'s arXiv number and the shares they pruned without loss (§4.2)
         definitions={
-            "0", "1", "2", "3", "4", "5", "8", "11", "38", "48", "0.15", "2019",
+            "0", "1", "2", "3", "4", "6", "38", "48", "0.15", "2019",
             "0%", "100%", "0.9", "1905.10650", "20%", "40%",
         },
     )  # fmt: skip

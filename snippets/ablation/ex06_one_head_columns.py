@@ -36,7 +36,7 @@ with torch.inference_mode():
 handle.remove()
 whole, cut = seen  # (32 sentences, t, 384) each
 changed = (whole != cut).any(dim=(0, 1)).nonzero().flatten().tolist()
-print(f"layer {layer} head {head} removed: columns {changed[0]} to "
+print(f"layer {layer + 1} head {head + 1} removed: columns {changed[0]} to "
       f"{changed[-1]} changed ({len(changed)} of {whole.shape[-1]}), "
       f"now zero: {bool(cut[..., changed].eq(0).all())}")  # fmt: skip
 

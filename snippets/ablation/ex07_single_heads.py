@@ -52,8 +52,8 @@ def embed_from(start):
     return pool(hidden)
 
 
-print("layers 0 to 5 from what layer 0 receives give the same embeddings:",
-      torch.equal(embed_from(0), full))  # fmt: skip
+print(f"layers 1 to {n_layers} from what layer 1 receives give the same "
+      "embeddings:", torch.equal(embed_from(0), full))  # fmt: skip
 
 change = torch.zeros(n_layers, n_heads)  # 1 - similarity, head removed
 accuracy_without = torch.zeros(n_layers, n_heads)  # the pairs task
@@ -74,6 +74,6 @@ print(f"pairs task, look-alikes included, without any one head: "
       f"(full model {pairs_accuracy(full):.2f})")  # fmt: skip
 print("the heads whose removal moves the embeddings most:")
 for i in flat.argsort(descending=True)[:5].tolist():
-    layer, head = divmod(i, n_heads)
-    print(f"  layer {layer} head {head:2d}: {flat[i]:.4f}")
+    layer, head = divmod(i, n_heads)  # indices; printed counting from 1
+    print(f"  layer {layer + 1} head {head + 1:2d}: {flat[i]:.4f}")
 # --8<-- [end:page]

@@ -20,9 +20,10 @@ found = []  # the heads the real-model page found get an orange frame
 for name, (layer, head) in known_heads.items():
     corner = (head - 0.5, layer - 0.5)
     ax.add_patch(Rectangle(corner, 1, 1, fill=False, ec="C1", lw=2.5))
-    found.append(f"{name} (layer {layer}, head {head})")
-ax.set_xticks(range(change.shape[1]))
-ax.set_yticks(range(change.shape[0]))
+    found.append(f"{name} (layer {layer + 1}, head {head + 1})")
+n_layers, n_heads = change.shape  # labelled counting from 1
+ax.set_xticks(range(n_heads), range(1, n_heads + 1))
+ax.set_yticks(range(n_layers), range(1, n_layers + 1))
 ax.set_xlabel("head\n\nframed: " + ", ".join(found))
 ax.set_ylabel("layer")
 ax.set_title("How far the embeddings move when one head is removed "
