@@ -120,7 +120,7 @@ def test_the_figure_is_drawn_from_the_reference_maps():
         layer, head = divmod(n, 12)
         drawn = torch.tensor(ax.images[0].get_array().tolist())
         assert torch.equal(drawn, figure.weights[layer, head])
-        assert ax.get_title() == f"layer {layer} head {head}"
+        assert ax.get_title() == f"layer {layer + 1} head {head + 1}"  # from 1
 
 
 def alt_text() -> str:
@@ -136,7 +136,12 @@ def test_the_figures_alt_text():
     alt = alt_text()
     assert ref.text.rstrip(".") in alt
     scores = found.pattern_scores(figure.weights)
-    assert scores[0, 0, 2] > 0.99  # layer 0 head 2: the token before
+    layer, head = divmod(scores[0].argmax().item(), 12)  # the token before
+    assert scores[0, layer, head] > 0.99
+    assert f"Layer {layer + 1} head {head + 1} is a line just below the diagonal" in (
+        " ".join(alt.split())
+    )
+    assert "layer 1 at the top" in alt
     assert f"{cls_heads()} of the 72 maps put more than half" in alt
 
 
@@ -150,6 +155,13 @@ def test_prose_numbers(error, sizes):
             "same top token": f"{error['same_top']:.1%}",
             "worst cosine": f"{error['worst_cosine']:.4f}",
             "[CLS] heads in the figure": str(cls_heads()),
+            # the real-model page's previous-token head, counted from 1: in the
+            # alt text and under the output that switches it off
+            "previous-token head": [
+                f"Layer {layer + 1} head {head + 1} is {words}"
+                for layer, head in [found.best["previous token"]]
+                for words in ("a line", "the previous-token head")
+            ],
         },
         definitions={
             "72",
@@ -157,7 +169,6 @@ def test_prose_numbers(error, sizes):
             "12",
             "0",
             "1",
-            "2",
             "8",
             "32",
             "64",  # the model, the switches

@@ -54,6 +54,6 @@ text = "The cat slept on the warm windowsill all afternoon."
 tokens, weights, embedding = run(text)
 print(" ".join(tokens))
 print(tuple(weights.shape), "= (layers, heads, tokens, tokens)")
-_, _, without = run(text, off=[(0, 2)])  # layer 0, head 2
-print(f"layer 0 head 2 off: similarity {embedding @ without:.4f}")
+_, _, without = run(text, off=[(0, 2)])  # indices: layer 1, head 3
+print(f"layer 1 head 3 off: similarity {embedding @ without:.4f}")
 # --8<-- [end:page]

@@ -20,7 +20,7 @@ def draw_all(tokens, weights):
             ax.imshow(w, cmap="Blues", vmin=0, vmax=1, interpolation="none")
             ax.set_xticks([])
             ax.set_yticks([])
-            ax.set_title(f"layer {layer} head {head}", fontsize=6)
+            ax.set_title(f"layer {layer + 1} head {head + 1}", fontsize=6)
     fig.suptitle(" ".join(tokens), fontsize=9)
     return fig
 

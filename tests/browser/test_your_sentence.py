@@ -237,16 +237,18 @@ def test_hover_views_click_locks_and_unlocks_and_so_does_the_keyboard(live):
     type_in(page, *EXAMPLES[1], [])
     title = page.locator("[data-out='head']")
     page.locator(".heads-live__thumb[data-layer='3'][data-head='4']").hover()
-    assert title.inner_text().startswith("Layer 3, head 4")
+    assert title.inner_text().startswith("Layer 4, head 5")  # counted from 1
+    first = page.locator(".heads-live__thumb[data-layer='0'][data-head='0']")
+    assert first.get_attribute("aria-label") == "layer 1 head 1"
     thumb = page.locator(".heads-live__thumb[data-layer='1'][data-head='8']")
     thumb.click()
     page.locator("h1").hover()
-    assert title.inner_text().startswith("Layer 1, head 8 (locked")
+    assert title.inner_text().startswith("Layer 2, head 9 (locked")
     thumb.click()  # again: unlocked
     assert thumb.get_attribute("aria-pressed") == "false"
     keyed = page.locator(".heads-live__thumb[data-layer='4'][data-head='5']")
     keyed.focus()  # the keyboard alone: focus views, Enter locks and unlocks
-    assert title.inner_text().startswith("Layer 4, head 5")
+    assert title.inner_text().startswith("Layer 5, head 6")
     page.keyboard.press("Enter")
     assert keyed.get_attribute("aria-pressed") == "true"
     page.keyboard.press("Enter")

@@ -315,16 +315,17 @@ function main() {
     ctx.putImageData(image, 0, 0);
   }
 
-  // the 72 thumbnails: a button each, in rows of 12 (one row per layer)
+  // the 72 thumbnails: a button each, in rows of 12 (one row per layer); layer
+  // and head are indices from 0, shown counting from 1 as on every page
   const thumbs = [];
   for (let layer = 0; layer < LAYERS; layer++) {
     const row = document.createElement("div");
     row.className = "heads-live__layer";
     row.setAttribute("role", "group");
-    row.setAttribute("aria-label", `layer ${layer}`);
+    row.setAttribute("aria-label", `layer ${layer + 1}`);
     const label = document.createElement("span");
     label.className = "heads-live__layer-name";
-    label.textContent = `layer ${layer}`;
+    label.textContent = `layer ${layer + 1}`;
     label.setAttribute("aria-hidden", "true");
     row.append(label);
     for (let head = 0; head < HEADS; head++) {
@@ -334,8 +335,8 @@ function main() {
       button.dataset.layer = layer;
       button.dataset.head = head;
       button.setAttribute("aria-pressed", "false");
-      button.setAttribute("aria-label", `layer ${layer} head ${head}`);
-      button.title = `layer ${layer}, head ${head}`;
+      button.setAttribute("aria-label", `layer ${layer + 1} head ${head + 1}`);
+      button.title = `layer ${layer + 1}, head ${head + 1}`;
       const canvas = document.createElement("canvas");
       canvas.setAttribute("aria-hidden", "true");
       button.append(canvas);
@@ -412,12 +413,12 @@ function main() {
     const [layer, head] = chosen();
     const isOff = off.has(layer * HEADS + head);
     out("head").textContent =
-      `Layer ${layer}, head ${head}` +
+      `Layer ${layer + 1}, head ${head + 1}` +
       (locked ? " (locked: click its thumbnail again to unlock)" : "") +
       (isOff ? ", switched off" : "");
     offBox.checked = isOff;
     const layerButton = $("[data-action='layer-off']");
-    layerButton.textContent = `Switch off all of layer ${layer}`;
+    layerButton.textContent = `Switch off all of layer ${layer + 1}`;
     if (!shown) {
       bigMap.getContext("2d").clearRect(0, 0, bigMap.width, bigMap.height);
       out("row").textContent = "";
@@ -437,7 +438,7 @@ function main() {
       root.querySelector(`[data-role='${r}'][data-of='head']`).textContent = fmt(mine[r]);
       const [x, l, h] = strongest[r];
       root.querySelector(`[data-role='${r}'][data-of='best']`).textContent =
-        x < 0 ? "–" : `${fmt(x)}, layer ${l} head ${h}`;
+        x < 0 ? "–" : `${fmt(x)}, layer ${l + 1} head ${h + 1}`;
     });
     const i = rowShown !== null && rowShown < shown.T ? rowShown : null;
     if (i === null) {
@@ -455,7 +456,7 @@ function main() {
     );
     bigMap.setAttribute(
       "aria-label",
-      `Attention map of layer ${layer} head ${head}: each row is a token, ` +
+      `Attention map of layer ${layer + 1} head ${head + 1}: each row is a token, ` +
         `each column the token it attends to, darker for more weight.`,
     );
   }
