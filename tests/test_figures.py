@@ -117,7 +117,7 @@ def test_real_model_heads_figure_is_drawn_from_the_picked_heads():
     for ax, (name, (layer, head)) in zip(panels, picks.items(), strict=True):
         assert [t.get_text() for t in ax.get_yticklabels()] == tokens
         assert torch.allclose(real_model_panel(ax, tokens), weights[layer, head])
-        assert ax.get_title() == f"{name}\nlayer {layer}, head {head}"
+        assert ax.get_title() == f"{name}\nlayer {layer + 1}, head {head + 1}"
 
 
 def test_alt_real_model_heads():
@@ -147,8 +147,8 @@ def test_real_model_token_figure_is_drawn_from_its_rows():
     labels = [t.get_text() for t in ax.texts]
     assert labels == [f"{v:.2f}" for v in shown.flatten().tolist()]
     heads = [t.get_text() for t in ax.get_yticklabels()]
-    assert heads == [f"head {h}" for h in real_token.picked]
-    assert f"layer {real_token.layer}" in ax.get_title()
+    assert heads == [f"head {h + 1}" for h in real_token.picked]  # from 1
+    assert f"layer {real_token.layer + 1}" in ax.get_title()
 
 
 def test_alt_real_model_token_heads():
@@ -161,11 +161,12 @@ def test_alt_real_model_token_heads():
     )
     assert tokens[rows[tired].argmax()] == "tired"
     assert rows[sink, 1:].max() < 0.15  # "spreads the rest"
-    assert rows[tired].max() < 0.5  # head 9 "spreads its weight"
+    assert rows[tired].max() < 0.5  # head 10 "spreads its weight"
     for head, word in [(sink, "CLS"), (animal, "animal"), (tired, "tired")]:
         weight = f"{rows[head].max():.2f}"
-        assert re.search(rf"Head {head} .*?{re.escape(weight)},? on {word}", alt), head
-    assert f"three heads of layer {real_token.layer}" in alt
+        found = rf"Head {head + 1} .*?{re.escape(weight)},? on {word}"  # from 1
+        assert re.search(found, alt), head
+    assert f"three heads of layer {real_token.layer + 1}" in alt
     assert one_token.sentence.rstrip(".") in alt
 
 
