@@ -519,10 +519,16 @@ def prose_numbers() -> dict:
             "the closest layer, on cls and on sep": f"Layer {closest + 1} comes "
             f"closest, {cls_[closest]:.2f} against {sep[closest]:.2f}",
             # the heatmaps' layer: in the figure's alt text, and after it
-            "last layer": [f"{layer + 1}"] * 2,
+            "last layer": [
+                f"three heads of layer {layer + 1}",  # the alt text
+                f"Layer {layer + 1} is the only layer",
+            ],
             # the text, the figure's alt text, the swap's
             "animal head": [f"{animal_head + 1}"] * 3,
-            "tired head": [f"{tired_head + 1}"] * 2,  # the text, the alt text
+            "tired head": [  # the text, the alt text
+                f"head {tired_head + 1} puts its largest share",
+                f"Head {tired_head + 1} spreads its weight",
+            ],
             "animal weight": [f"{w[animal_head]:.2f}"] * 2,  # text, alt text
             "tired weight": [f"{w[tired_head]:.2f}"] * 2,
             "cls head for it, in the alt text": f"Head {rows[:, 0].argmax() + 1} "
@@ -573,6 +579,8 @@ def prose_numbers() -> dict:
             "1",
             "2",
             "3",
+            "6",  # Clark et al.'s layers 6 to 10
+            "10",
             "2018",
             "2019",
             "2020",
