@@ -618,7 +618,7 @@ def test_prose_numbers():
             "heads": [f"{change.numel()}"] * 3,
             "head width": [f"{data.head_dim}", f"the third block of {data.head_dim}"],
             "the head's columns": f"indices {columns.changed[0]} to "
-            f"{columns.changed[-1]}, counted from 0",
+            f"{columns.changed[-1]}, as Python numbers them",
             "context width": f"{data.head_dim * 12}",
             "pairs": f"{data.n // 2}",
             "couples": f"in {len(data.COUPLES)} couples",

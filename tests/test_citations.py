@@ -34,6 +34,7 @@ CITATIONS = {
     "second-head.md": {
         "Clark": ["section 3.1", "sections 4.2 and 4.3, Figure 5"],
         "Vaswani": ["section 3.1"],
+        "Radford": ["section 2.3"],  # GPT-2: the norm at each block's input
         "Elhage": [
             'section "Transformer Overview"',
             'section "Attention Heads are Independent and Additive"',
@@ -42,7 +43,7 @@ CITATIONS = {
         ],
     },
     "random-heads.md": {
-        "Radford": ["section 4.1", "the code released", "Table 2"],
+        "Radford": ["section 4.1", "the code released", "Table 2", "section 2.3"],
     },
     "multi-head-attention.md": {
         "Devlin": ["§3"],

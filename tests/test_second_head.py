@@ -235,9 +235,9 @@ def prose_numbers() -> dict:
         },
         # widths 1 and 2, head 1/2, W_o shape and rows 1-4; Clark et al. 2019,
         # sections 3.1, 4.2 and 4.3, Figure 5 and Table 1; Vaswani et al. 2017,
-        # section 3.1; Elhage et al. 2021
+        # section 3.1; Elhage et al. 2021; GPT-2's section 2.3
         definitions={"1", "2", "3", "4", "5", "2019", "2017", "3.1", "4.2", "4.3"}
-        | {"2021"},
+        | {"2021", "2.3"},
     )
 
 
