@@ -371,12 +371,12 @@ def test_the_page_says_the_benchmark_is_causal_only():
 
 def test_vaswani_table_3_is_read_with_its_cautions():
     """C1: section 3.2.2 is the design's motivation; section 6.2 reports the rows
-    without a reason; each row is one run on the development set."""
+    without a reason; the paper reports one score per row, on the development set."""
     text = " ".join((ROOT / "docs/cost.md").read_text().split())
     assert "The paper's own reason" not in text
     assert "(section 6.2) without giving a reason" in text
     assert "is the motivation of its design (section 3.2.2)" in text
-    assert "each row is one training run, scored on the development set" in text
+    assert "the paper reports one score per row, on the development set" in text
     source = (ROOT / "snippets/cost/ex04_vaswani_heads.py").read_text()
     assert "development set (newstest2013)" in source
 

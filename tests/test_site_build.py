@@ -27,6 +27,7 @@ from hooks.katex import (
     typeset,
 )
 from hooks.page_load import SWITCHING, page_load_edits
+from hooks.search_index import exclude_run_first
 from tests.browser.browser_kit import built_site as shared_build
 from tests.pages import ROOT, copy_sources
 
@@ -346,6 +347,36 @@ def test_the_weight_counts_what_a_math_page_loads(built_site):
     assert any(n.startswith("bundle.") for n in names)
     assert any(n.startswith("search.") and n.endswith(".js") for n in names)
     assert not [n for n in names if n.startswith("katex") and n.endswith(".js")]
+
+
+# -- the search index (hooks/search_index.py) ---------------------------------------
+
+
+def test_code_rerun_from_earlier_pages_is_indexed_once(built_site):
+    """A run-this-first block's code is found on the page it comes from, not again on
+    every page that reruns it; the reader's HTML does not carry the marker."""
+    docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
+    text = {d["location"]: d["text"] for d in docs}
+    on = [where for where, t in text.items() if "def make_batch(n, generator)" in t]
+    assert on == ["training/#the-task-two-lookups-per-position"], (
+        on
+    )  # ablation reruns it
+    pages = sorted(built_site.glob("*/index.html"))
+    run_first = [p for p in pages if "(run this first)</summary>" in p.read_text()]
+    assert len(run_first) >= 8
+    assert not [p for p in pages if "data-search-exclude" in p.read_text()]
+
+
+def test_only_run_this_first_blocks_are_marked():
+    html = (
+        '<details class="example">\n<summary>From earlier pages (run this first)'
+        "</summary><pre>a</pre></details>"
+        '<details class="example">\n<summary>The code that draws this figure'
+        "</summary><pre>b</pre></details>"
+    )
+    marked = exclude_run_first(html)
+    assert marked.count("data-search-exclude") == 1
+    assert marked.index("data-search-exclude") < marked.index("run this first")
 
 
 # -- less work as a page loads (hooks/page_load.py) ---------------------------------
