@@ -8,8 +8,6 @@ sentence naming the author also names one of the places listed for it on that pa
 and that every listed place is still cited, so the list stays in step with the
 pages. A citation the list does not know fails, naming its line: add it, with its
 place. Bibliographies (a "## References" section) list works; they are not checked.
-
-A page in PENDING is marked xfail(strict=True) until its missing places are added.
 """
 
 import re
@@ -83,9 +81,6 @@ CITATIONS = {
         "Clark": ["§3.2"],  # the no-op reading, tested on [SEP]
     },
 }
-
-# Pages whose owners have yet to name the places they cite.
-PENDING: dict[str, str] = {}
 
 KNOWN = {author for authors in CITATIONS.values() for author in authors}
 _ET_AL = re.compile(r"\b([A-Z][\w’'-]+)\s+et\s+al\.")
@@ -167,20 +162,11 @@ def problems(page: str) -> list[str]:
     return found
 
 
-def params():
-    for page in nav_pages():
-        if page in PENDING:
-            mark = pytest.mark.xfail(strict=True, reason=f"{page}: {PENDING[page]}")
-            yield pytest.param(page, marks=mark)
-        else:
-            yield page
-
-
 def test_every_page_is_in_the_list():
     assert set(CITATIONS) == set(nav_pages())
 
 
-@pytest.mark.parametrize("page", list(params()))
+@pytest.mark.parametrize("page", list(nav_pages()))
 def test_every_citation_names_its_place(page):
     found = problems(page)
     assert not found, "\n".join(found)

@@ -11,10 +11,6 @@
   lists the same terms with the same definitions.
 - T3: the index's core path is the pages mkdocs.yml stars in the navigation, in
   the nav's order; every "Optional depth" section opens with its box.
-
-The prose of training.md, ablation.md and real-model.md is edited by others; what
-they still have to change is marked `xfail(strict=True)` below, so the test starts
-to fail, asking for the mark to go, as soon as a page is fixed.
 """
 
 import io
@@ -48,25 +44,6 @@ _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 _MATH_WORDS = re.compile(r"\\(?:text|mathrm|operatorname|mathbb|mathbf)\{[^}]*\}")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 _INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
-
-# What the owners of these pages still have to change (see the report of issue 21):
-# each page is marked xfail(strict=True) for the rule it still breaks, so that the
-# test fails, asking for its mark to go, once the page is fixed.
-PENDING_RETIRED = {}
-PENDING_HEADS = {}  # page -> why it does not count from 1 yet
-
-
-def pending(pages: dict[str, str]) -> list:
-    """Every page, those with a pending fix marked xfail(strict=True)."""
-    params = []
-    for page in PAGES:
-        if page in pages:
-            reason = f"docs/{page}: {pages[page]} (its owner applies the fix)"
-            mark = pytest.mark.xfail(strict=True, reason=reason)
-            params.append(pytest.param(page, marks=mark))
-        else:
-            params.append(page)
-    return params
 
 
 def math_spans(page: str) -> list[tuple[int, str]]:
@@ -131,7 +108,7 @@ def retired_in_code(code: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("page", pending(PENDING_RETIRED))
+@pytest.mark.parametrize("page", PAGES)
 def test_the_prose_uses_no_retired_name(page):
     found = retired_in_prose(page)
     assert not found, (
@@ -205,7 +182,7 @@ def zero_based_heads(page: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("page", pending(PENDING_HEADS))
+@pytest.mark.parametrize("page", PAGES)
 def test_heads_are_counted_from_1_and_never_numbered_h(page):
     found = zero_based_heads(page)
     assert not found, (
@@ -240,11 +217,6 @@ UNDEFINED_BEFORE = {
 }
 
 
-# Used only across a line break, which an abbreviation does not match: the page's
-# owner keeps the term on one line (training.md, "mean squared error").
-PENDING_TERMS = {}
-
-
 def all_prose() -> str:
     return "\n".join("\n".join(prose_lines(DOCS / page)) for page in PAGES)
 
@@ -261,9 +233,6 @@ def test_the_glossary_defines_each_term_used_before_its_definition(term):
 def test_every_glossary_term_is_used_somewhere():
     prose = all_prose()
     unused = [t for t in glossary() if not re.search(rf"\b{re.escape(t)}\b", prose)]
-    fixed = [t for t in PENDING_TERMS if t not in unused]
-    assert not fixed, f"now used on one line: take {fixed} out of PENDING_TERMS"
-    unused = [t for t in unused if t not in PENDING_TERMS]
     assert not unused, f"includes/glossary.md: terms no page uses: {unused}"
 
 
