@@ -20,6 +20,7 @@ import pytest
 # slowest files follow, so that no worker is left with a long one at the end.
 FIRST = [
     "tests/test_reader.py",
+    "tests/test_cpu_sets.py",  # waits for its run of every page, in a process
     "docs/ablation.md",
     "docs/training.md",
     "tests/browser",

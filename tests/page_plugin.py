@@ -44,6 +44,8 @@ TALLY = Counter()
 UPDATES: dict[Path, dict[int, str]] = {}  # page -> {page line of code block: output}
 # Set by `make page` (scripts/check_page.py) for the runs it starts.
 UNDER_MAKE_PAGE = "HEADS_MAKE_PAGE"
+# Set by tests/cpu_sets.py: every printed float one ulp up (+1) or down (-1).
+SHIFT = "HEADS_LAST_BIT"
 
 
 def update_hint(page_name: str) -> str:
@@ -64,11 +66,11 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    threads = os.environ.get("HEADS_THREADS")
-    if threads:  # the single-thread check runs the pages again with HEADS_THREADS=1
-        import torch
+    shift = os.environ.get(SHIFT)
+    if shift:  # a run of tests/cpu_sets.py: printed floats one ulp off
+        from tests.last_bit import shift_printed_values
 
-        torch.set_num_threads(int(threads))
+        shift_printed_values(int(shift))
 
 
 def pytest_collect_file(file_path: Path, parent):
@@ -355,6 +357,13 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter):
+    if os.environ.get(SHIFT) and TALLY["pages"]:  # what tests/cpu_sets.py checks
+        import torch
+
+        terminalreporter.write_line(
+            f"printed floats shifted {os.environ[SHIFT]} ulp; torch's CPU "
+            f"capability: {torch.backends.cpu.get_cpu_capability()}"
+        )
     if TALLY["pages"]:
         broken = [
             r.nodeid

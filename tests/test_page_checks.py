@@ -145,7 +145,7 @@ def test_output_block_lines_are_found_on_the_page():
     first, close = pages.output_block_lines(page, code)
     assert page.source[first - 2] == "```text" and page.source[close - 1] == "```"
     assert page.source[first - 1].startswith("tensor([0.1500")
-    assert page.source[first] == "tensor(1.)"  # the block's second line
+    assert page.source[first] == "tensor([1., 1., 1., 1., 1., 1.])"  # line 2
     figure = '    ```python title="snippets/one_head/ex05_heatmap.py"'
     assert pages.output_block_lines(page, page.source.index(figure) + 1) is None
 

@@ -41,6 +41,7 @@ from hooks.notebooks import (
     plain_markdown,
     validate,
 )
+from tests import cpu_sets
 from tests.browser.browser_kit import built_site
 from tests.pages import DOCS, PYTHON, code_blocks, expand, language, pages
 
@@ -49,15 +50,22 @@ PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
 
 # Run in the kernel before the page's first block (not part of the notebook): the
 # reader's situation, checked rather than assumed.
-# It also checks the kernel runs torch on one thread: the pages' own tests run them on
-# the machine's default, so every output is checked on both (thread counts change
-# how sums are split, which must not show in any printed digit).
-ISOLATION_CHECK = """\
+# It also checks the kernel runs torch on one thread, with the lowest instruction
+# set's kernels (tests/cpu_sets.py): the pages' own tests run them on the machine's
+# default, so every output is checked on both (thread counts change how sums are
+# split, kernels how they round, which must not show in any printed digit). And
+# from here on the kernel prints every float another CPU could round differently
+# one ulp lower (tests/last_bit.py).
+ISOLATION_CHECK = f"""\
 import importlib.util, os, sys
 assert importlib.util.find_spec("snippets") is None, "snippets is importable"
 assert not any(os.path.exists(os.path.join(p, "mkdocs.yml")) for p in sys.path if p)
 import torch
 assert torch.get_num_threads() == 1, torch.get_num_threads()
+capability = torch.backends.cpu.get_cpu_capability()
+assert capability == "{cpu_sets.CAPABILITY['LOWEST']}", capability
+{(Path(__file__).parent / "last_bit.py").read_text(encoding="utf-8")}
+shift_printed_values(-1)
 """
 
 
@@ -122,6 +130,7 @@ def run_notebook(nb, folder: Path) -> Result:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env |= {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "MPLBACKEND": "Agg"}
     env |= {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}  # one thread
+    env |= cpu_sets.LOWEST
     check = nbformat.v4.new_code_cell(ISOLATION_CHECK)
     cells = [check] + [c for c in nb.cells if c.cell_type == "code"]
     run = nbformat.v4.new_notebook(cells=cells, metadata=nb.metadata)
@@ -258,12 +267,13 @@ def test_an_import_from_the_repository_fails_outside_it_naming_the_block(tmp_pat
     """The pytest process can import `snippets`; the reader's kernel cannot."""
     nb = nbformat.v4.new_notebook(
         cells=[
-            nbformat.v4.new_code_cell("print(1)"),
+            nbformat.v4.new_code_cell("print(1, torch.tensor([0.25, 0.75]).sum())"),
             nbformat.v4.new_code_cell("from snippets.attention_inputs import inputs"),
         ]
     )
     result = run_notebook(nb, tmp_path)
-    assert result.outputs == ["1\n"]
+    # and a sum of fractions that is exactly 1 prints one ulp lower there
+    assert result.outputs == ["1 tensor(1.0000)\n"]
     assert result.error.startswith("block 2:")
     assert "No module named 'snippets'" in result.error
 
