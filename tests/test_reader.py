@@ -63,7 +63,7 @@ assert not any(os.path.exists(os.path.join(p, "mkdocs.yml")) for p in sys.path i
 import torch
 assert torch.get_num_threads() == 1, torch.get_num_threads()
 capability = torch.backends.cpu.get_cpu_capability()
-assert capability == "{cpu_sets.CAPABILITY['LOWEST']}", capability
+assert capability == "{cpu_sets.CAPABILITY["LOWEST"]}", capability
 {(Path(__file__).parent / "last_bit.py").read_text(encoding="utf-8")}
 shift_printed_values(-1)
 """
