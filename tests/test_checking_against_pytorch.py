@@ -34,6 +34,13 @@ def test_example_sizes():
     ] * 4
 
 
+def test_head_i_owns_rows_6_i_minus_1_to_6_i_minus_1_counting_heads_from_1():
+    loop, mha = ex01_loop_equals_module.loop, ex01_loop_equals_module.mha
+    for i, head in enumerate(loop.heads, start=1):  # heads from 1, rows from 0
+        rows = mha.W_q.weight[6 * (i - 1) : 6 * i - 1 + 1]
+        assert torch.equal(rows, head.W_q.weight)
+
+
 def test_first_numbers_shown_agree():
     with torch.no_grad():
         shown_loop = reference[0, 0, :4]
@@ -146,5 +153,5 @@ def test_prose_numbers():
     check_prose_numbers(
         "checking-against-pytorch.md",
         computed={},
-        definitions={"1", "2", "3", "4", "5", "6", "10", "24"},
+        definitions={"0", "1", "2", "3", "4", "5", "6", "10", "24"},  # 0: rows from 0
     )

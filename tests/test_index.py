@@ -7,6 +7,7 @@ from functools import cache
 import pytest
 from mkdocs.config import load_config
 
+from snippets.random_heads.ex05_measure import pairs
 from snippets.training.seed_results import seed_results
 from tests.pages import DOCS, ROOT, check_prose_numbers
 
@@ -159,6 +160,7 @@ def test_prose_numbers():
     computed = {name: pinned(name) for name in ("torch", "matplotlib", "transformers")}
     computed.update(notation_rows())
     computed["fresh seeds"] = f"{len(seed_results['runs']['seeds'])} seeds that nobody"
+    computed["random pairs on the toy"] = f"over {pairs:,} random"
     check_prose_numbers(
         "index.md",
         computed=computed,
