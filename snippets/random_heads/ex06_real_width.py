@@ -8,8 +8,8 @@ d_model, num_heads = 768, 12  # GPT-2 small
 d_head = d_model // num_heads  # 64
 
 
-def layer_normed_tokens(n, d):  # (n, 6, d): as LayerNorm hands them on
-    x = torch.randn(n, 6, d, dtype=torch.float64)  # for long sums
+def layer_normed_tokens(n, width):  # (n, 6, width): as LayerNorm hands them on
+    x = torch.randn(n, 6, width, dtype=torch.float64)  # for long sums
     x = x - x.mean(dim=-1, keepdim=True)  # each token: mean 0
     return x / x.std(dim=-1, correction=0, keepdim=True)  # and variance 1
 
