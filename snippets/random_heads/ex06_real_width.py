@@ -8,7 +8,7 @@ d_model, num_heads = 768, 12  # GPT-2 small
 d_head = d_model // num_heads  # 64
 
 
-def layer_normed_tokens(n, width):  # (n, 6, width): as LayerNorm hands them on
+def layer_normed_tokens(n, width):  # (n, 6, width), as a LayerNorm hands on
     x = torch.randn(n, 6, width, dtype=torch.float64)  # for long sums
     x = x - x.mean(dim=-1, keepdim=True)  # each token: mean 0
     return x / x.std(dim=-1, correction=0, keepdim=True)  # and variance 1
