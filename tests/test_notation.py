@@ -198,6 +198,15 @@ def test_the_index_states_the_notation():
         assert name in text
     assert "**Heads are counted from 1** in the prose" in text
     assert "head 1 is entry `[0]` of a heads axis" in text
+    # tokens and positions have their rule too, and the two words are defined,
+    # here and where a reader of the core path first meets them
+    assert "**Tokens and positions are numbered from 0**, as in the code" in text
+    assert "a sequence of *tokens*, words or pieces of words" in text
+    assert "a vector of numbers, its *embedding*" in text
+    first = " ".join((DOCS / "one-head.md").read_text(encoding="utf-8").split())
+    assert "split into six *tokens*, one per word" in first
+    assert "a vector of numbers, the token's *embedding*" in first
+    assert first.index("*embedding*") < first.index("embedding of")
 
 
 # -- T2: the glossary --------------------------------------------------------------
@@ -258,7 +267,9 @@ def test_rank_and_the_svd_are_defined_where_they_are_first_used():
     text = " ".join((DOCS / "second-head.md").read_text(encoding="utf-8").split())
     assert "its rank, the number of independent directions its rows span" in text
     assert "The singular value decomposition (SVD) says" in text
-    assert "(the Perron–Frobenius theorem:" in text  # why u and v are positive
+    # why u and v are positive: in a box that first says what an eigenvector is
+    box = text[text.index('??? info "Why $u$ and $v$ are all-positive"') :]
+    assert box.index("An *eigenvector*") < box.index("Perron–Frobenius theorem")
 
 
 # -- T3: the core path -----------------------------------------------------------
