@@ -1,5 +1,5 @@
 """The live explorer's weight and speed, in headless Chromium on this machine: a
-benchmark that prints figures against the goals (issue 20), not a test.
+benchmark that prints figures against the goals (GOALS below), not a test.
 
     .venv/bin/python -m benchmarks.bench_live_model [--site DIR] [--runs N]
 

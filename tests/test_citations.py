@@ -1,4 +1,4 @@
-"""Every citation names its section, table or figure (review 3, citations).
+"""Every citation names its section, table or figure, so that a reader can check it.
 
 CITATIONS lists, page by page, each work the prose cites and where in it the
 page's claims are: a section, a table, a figure, a theorem, the abstract, a

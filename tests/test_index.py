@@ -79,8 +79,8 @@ def test_sources_section_introduces_the_article_the_book_and_michel():
 
 
 def test_the_index_claims_code_only_for_computed_numbers():
-    """Review 3, M6: typed-in facts from papers and configurations, and the
-    benchmark's timings, are not computed; the index says which numbers are."""
+    """Typed-in facts from papers and configurations, and the benchmark's
+    timings, are not computed: the index says which numbers are."""
     text = " ".join((DOCS / "index.md").read_text(encoding="utf-8").split())
     assert "every number, table and claim" not in text
     assert "every computed number, table and figure" in text

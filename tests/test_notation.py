@@ -1,15 +1,16 @@
-"""One notation, one glossary and one marked core path for every page (review 3).
+"""One notation, one glossary and one marked core path for every page, so that a
+reader who moves between pages never meets a name used two ways.
 
-- T1: the widths are d_model, d_head and the number of heads h, as the box on the
+- Names: the widths are d_model, d_head and the number of heads h, as the box on the
   index says (docs/index.md#notation); the retired names (`d_out`, `d_all`, `d_in`,
   a bare d or e for a width, n_heads for h in a formula) appear neither in the prose
   nor in the code a page shows, after its snippets are expanded.
-- T6: heads are counted from 1 in the prose (head 1 is the code's [0]), and a
+- Counting: heads are counted from 1 in the prose (head 1 is the code's [0]), and a
   head's number in a formula is never h.
-- T2: the glossary (includes/glossary.md, appended to every page) defines the terms
+- Terms: the glossary (includes/glossary.md, appended to every page) defines the terms
   a reader who knows only matrix multiplication meets undefined, and the index
   lists the same terms with the same definitions.
-- T3: the index's core path is the pages mkdocs.yml stars in the navigation, in
+- Core path: the index's core path is the pages mkdocs.yml stars in the navigation, in
   the nav's order; every "Optional depth" section opens with its box.
 """
 
@@ -35,7 +36,7 @@ from tests.pages import (
 
 PAGES = list(nav_pages())
 
-# -- T1: retired names ----------------------------------------------------------------
+# -- retired names -------------------------------------------------------------------
 
 RETIRED_NAMES = {"d_out", "d_all", "d_in"}  # in code and in the prose
 RETIRED_LETTERS = {"d", "e"}  # as names in code and as symbols in formulas
@@ -141,7 +142,7 @@ def test_the_glossary_uses_no_retired_name():
         ("$4 T^2 e$ FLOPs", ["e"]),
         ("$d_\\text{model} \\times d_\\text{head}$, $d_k$, $e_3$", []),
         ("`d_out` and `nn.Linear(d_in, d_head)`", ["d_out", "d_in"]),
-        ("$\\mathrm{head}_h$", []),  # not a retired name: the T6 rule catches it
+        ("$\\mathrm{head}_h$", []),  # not a retired name: the counting rule catches it
     ],
 )
 def test_the_rules_catch_what_they_should(tmp_path, monkeypatch, text, found):
@@ -162,7 +163,7 @@ def test_a_retired_name_in_code_is_found():
     assert retired_in_code("width = h * d_head  # (b, t, d_model); 1e-5\n") == []
 
 
-# -- T6: heads counted from 1 ---------------------------------------------------
+# -- heads counted from 1 -------------------------------------------------------
 
 _ZERO_BASED = re.compile(r"\b(?:[Hh]ead|[Ll]ayer)s? 0\b|counted from 0")
 # "head $h$", W^{(h)}, head_h: h as the number of a head in general. (The last of
@@ -209,9 +210,9 @@ def test_the_index_states_the_notation():
     assert first.index("*embedding*") < first.index("embedding of")
 
 
-# -- T2: the glossary --------------------------------------------------------------
+# -- the glossary ------------------------------------------------------------------
 
-# The terms review 3 found used before they are defined (T2), and their glossary
+# Terms a page used before any page defined them, and their glossary
 # entries. Rank is defined in the prose where it is first used (second-head.md).
 UNDEFINED_BEFORE = {
     "LayerNorm": "random-heads.md",
@@ -234,7 +235,7 @@ def all_prose() -> str:
 def test_the_glossary_defines_each_term_used_before_its_definition(term):
     assert term in glossary(), f"includes/glossary.md does not define {term!r}"
     page = UNDEFINED_BEFORE[term]
-    if page:  # where review 3 found it used: it is still used there, now hovered
+    if page:  # where it was found used: it is still used there, now hovered
         words = r"\s+".join(map(re.escape, term.split()))
         assert re.search(rf"\b{words}\b", "\n".join(prose_lines(DOCS / page)))
 
@@ -272,7 +273,7 @@ def test_rank_and_the_svd_are_defined_where_they_are_first_used():
     assert box.index("An *eigenvector*") < box.index("Perron–Frobenius theorem")
 
 
-# -- T3: the core path -----------------------------------------------------------
+# -- the core path ---------------------------------------------------------------
 
 
 def core_path() -> list[str]:

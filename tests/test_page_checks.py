@@ -192,7 +192,7 @@ def failure(computed, definitions=frozenset({"2"}), text=PAGE) -> str:
 
 
 def test_each_occurrence_of_a_result_needs_its_own_entry(tmp_path, monkeypatch):
-    """Issue 21: a set of numbers let "0.15 bits or more" become 0.16 while the
+    """Numbers matched as a set let "0.15 bits or more" become 0.16 while the
     page also printed 0.15 (the spread) and 0.16 (another result)."""
     monkeypatch.setattr(pages, "DOCS", tmp_path)
     results = {"share": "60%", "least": "0.15", "spread": "0.15", "most": "0.16"}

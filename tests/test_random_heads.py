@@ -305,7 +305,7 @@ def test_the_real_width_spreads_are_what_those_deviations_predict():
 
 
 def test_the_page_leads_with_the_real_width_result():
-    """Review 3, F1 and T4: the title asks the question the real width answers
+    """The title asks the question the real width answers
     (no), and the real-width section comes before the toy's, the cautionary case."""
     text = (DOCS / "random-heads.md").read_text(encoding="utf-8")
     assert text.startswith("# Do untrained heads look alike?\n")

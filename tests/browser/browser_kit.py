@@ -375,7 +375,7 @@ def set_scheme(page, scheme: str) -> None:
 
 # The page's blocks that heads.css gives `content-visibility: auto`: Chromium
 # paints one only when it comes near the screen, and a full-page screenshot does
-# not bring it there (everything below the first screen was blank, issue 19).
+# not bring it there (without this, everything below the first screen is blank).
 BLOCKS = ".md-typeset > :is(p, div, ul, ol, table, details, pre, blockquote)"
 DRAW_ALL = ".md-typeset > * { content-visibility: visible !important; }"
 NEXT_FRAME = """() => new Promise((done) =>

@@ -122,7 +122,7 @@ def test_before_load_the_examples_are_pytorchs_and_nothing_is_fetched(page, prob
     data = json.loads(page.locator("#your-sentence-data").text_content())
     megabytes = sum(data["downloads"].values()) / 1e6
     assert button.inner_text() == f"Load the model ({megabytes:.1f} MB)"
-    assert megabytes <= 40  # the goal, model and runtime together
+    assert megabytes <= 40  # a reader's download: model and runtime together
     for index, (text, _) in enumerate(EXAMPLES):
         page.locator("select[name='example']").select_option(str(index))
         heads = shown(page)
