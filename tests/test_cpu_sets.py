@@ -6,6 +6,7 @@ import torch
 
 from tests import cpu_sets
 from tests.last_bit import shift_printed_values
+from tests.pages import DOCS
 
 
 def test_every_page_prints_the_same_under_avx2_and_one_ulp_up():
@@ -57,3 +58,14 @@ def test_the_shift_moves_what_another_cpu_could_round_otherwise():
         assert shown[3] == boundary_shown
         assert shown[4] != [0.25, 0.75]
     assert show()[0] == "tensor(1.)"  # restored
+
+
+def test_the_index_says_which_sets_the_pages_are_checked_under():
+    text = " ".join((DOCS / "index.md").read_text(encoding="utf-8").split())
+    assert "the tests run every page's code three times" in text
+    assert cpu_sets.AVX2["MKL_ENABLE_INSTRUCTIONS"] == "AVX2"
+    assert "the machine's own, AVX2, and the plain code that every x86-64" in text
+    assert cpu_sets.LOWEST["MKL_CBWR"] == "COMPATIBLE"
+    assert cpu_sets.LOWEST["ATEN_CPU_CAPABILITY"] == "default"
+    assert "(MKL's compatible branch, and PyTorch's kernels without vector" in text
+    assert "up in one run and down in the other" in text
