@@ -180,7 +180,8 @@ def test_prose_numbers():
             "2019",
             "2024",
             "72",
-            "512",  # AVX-512, the instruction set of the CPU the site was checked on
+            # AVX-512: the instruction set of the CPU the site was checked on
+            "512",
         }
         | {"3.2.1", "3.2.2"},
     )

@@ -55,17 +55,25 @@ PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
 # default, so every output is checked on both (thread counts change how sums are
 # split, kernels how they round, which must not show in any printed digit). And
 # from here on the kernel prints every float another CPU could round differently
-# one ulp lower (tests/last_bit.py).
+# one ulp lower (tests/last_bit.py). All of it in a function: it leaves no name in
+# the kernel's namespace that a page could use without defining it.
 ISOLATION_CHECK = f"""\
-import importlib.util, os, sys
-assert importlib.util.find_spec("snippets") is None, "snippets is importable"
-assert not any(os.path.exists(os.path.join(p, "mkdocs.yml")) for p in sys.path if p)
-import torch
-assert torch.get_num_threads() == 1, torch.get_num_threads()
-capability = torch.backends.cpu.get_cpu_capability()
-assert capability == "{cpu_sets.CAPABILITY["LOWEST"]}", capability
-{(Path(__file__).parent / "last_bit.py").read_text(encoding="utf-8")}
-shift_printed_values(-1)
+def check_and_shift():
+    import importlib.util, os, sys
+    assert importlib.util.find_spec("snippets") is None, "snippets is importable"
+    here = [p for p in sys.path if p and os.path.exists(os.path.join(p, "mkdocs.yml"))]
+    assert not here, here
+    import torch
+    assert torch.get_num_threads() == 1, torch.get_num_threads()
+    capability = torch.backends.cpu.get_cpu_capability()
+    assert capability == "{cpu_sets.CAPABILITY["LOWEST"]}", capability
+    last_bit = {{}}
+    exec({(Path(__file__).parent / "last_bit.py").read_text(encoding="utf-8")!r}, last_bit)
+    last_bit["shift_printed_values"](-1)
+
+
+check_and_shift()
+del check_and_shift
 """
 
 
@@ -267,7 +275,9 @@ def test_an_import_from_the_repository_fails_outside_it_naming_the_block(tmp_pat
     """The pytest process can import `snippets`; the reader's kernel cannot."""
     nb = nbformat.v4.new_notebook(
         cells=[
-            nbformat.v4.new_code_cell("print(1, torch.tensor([0.25, 0.75]).sum())"),
+            nbformat.v4.new_code_cell(
+                "import torch\nprint(1, torch.tensor([0.25, 0.75]).sum())"
+            ),
             nbformat.v4.new_code_cell("from snippets.attention_inputs import inputs"),
         ]
     )
