@@ -57,6 +57,7 @@ PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
 # from here on the kernel prints every float another CPU could round differently
 # one ulp lower (tests/last_bit.py). All of it in a function: it leaves no name in
 # the kernel's namespace that a page could use without defining it.
+LAST_BIT = (Path(__file__).parent / "last_bit.py").read_text(encoding="utf-8")
 ISOLATION_CHECK = f"""\
 def check_and_shift():
     import importlib.util, os, sys
@@ -68,7 +69,7 @@ def check_and_shift():
     capability = torch.backends.cpu.get_cpu_capability()
     assert capability == "{cpu_sets.CAPABILITY["LOWEST"]}", capability
     last_bit = {{}}
-    exec({(Path(__file__).parent / "last_bit.py").read_text(encoding="utf-8")!r}, last_bit)
+    exec({LAST_BIT!r}, last_bit)
     last_bit["shift_printed_values"](-1)
 
 
