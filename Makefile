@@ -85,23 +85,27 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict
 
-lint: $(STAMP)  ## ruff check and ruff format --check; `make format` fixes most of it
+lint: $(STAMP) $(NODE_STAMP)  ## ruff (Python) and Biome (JavaScript): checks and formatting; `make format` fixes most of it
 	@status=0; \
 	$(BIN)/ruff check --output-format=concise || status=1; \
 	$(BIN)/ruff format --check || status=1; \
+	node_modules/.bin/biome check --diagnostic-level=warn || status=1; \
 	if [ $$status != 0 ]; then echo "make lint: run make format, then fix what it lists"; fi; \
 	exit $$status
 
-# Format first (it splits long lines), fix what ruff can, format what the fixes
-# changed, then list what is left, with file and line.
-format: $(STAMP)  ## ruff format and ruff's fixes; lists what is left to fix by hand
+# Format first (it splits long lines), fix what ruff and Biome can, format what
+# the fixes changed, then list what is left, with file and line.
+format: $(STAMP) $(NODE_STAMP)  ## ruff and Biome: format and fix; lists what is left to fix by hand
 	@$(BIN)/ruff format
 	@$(BIN)/ruff check --fix --silent || true
 	@$(BIN)/ruff format --quiet
+	@node_modules/.bin/biome check --write --diagnostic-level=warn || true
 	@$(BIN)/ruff check --output-format=concise || { \
 	  echo "make format: fix the lines above by hand (file:line:column). In snippets/" \
 	    "a line has at most 78 columns (snippets/ruff.toml): the code on a page must" \
 	    "fit without a horizontal scroll bar."; exit 1; }
+	@node_modules/.bin/biome check --diagnostic-level=warn || { \
+	  echo "make format: fix what Biome lists above by hand"; exit 1; }
 
 page: $(STAMP)  ## one page's lint, blocks and tests, in seconds: make page PAGE=one-head [UPDATE=1]
 	@$(BIN)/python -m scripts.check_page "$(PAGE)" $(if $(UPDATE),--update)

@@ -136,10 +136,13 @@ def test_the_line_limit_it_states_is_the_one_ruff_enforces():
 # -- the Make targets ---------------------------------------------------------------
 
 
+NO_SETUP = ["-o", ".venv/.installed", "-o", "node_modules/.installed"]
+
+
 def make(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
-    """`make` with the venv taken as set up (`-o`) and this venv's tools."""
+    """`make` with .venv and node_modules taken as set up, and this venv's tools."""
     return subprocess.run(
-        ["make", "--no-print-directory", "-o", ".venv/.installed", f"BIN={BIN}", *args],
+        ["make", "--no-print-directory", *NO_SETUP, f"BIN={BIN}", *args],
         cwd=cwd,
         env={**os.environ, **env},
         capture_output=True,
