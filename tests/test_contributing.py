@@ -93,7 +93,7 @@ def test_every_function_it_names_exists():
 
 
 def test_every_constant_it_names_exists():
-    """`PROSE_NUMBERS` was named here once and never existed."""
+    """A constant named in the text but defined nowhere sends a reader looking."""
     constants = {
         s for s in inline_code(CONTRIBUTING) if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)
     }

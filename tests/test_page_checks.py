@@ -119,7 +119,7 @@ def test_a_printed_grad_fn_fails_naming_the_cause(planted):
 def test_a_test_file_importing_a_missing_snippet_names_it_and_the_page(planted):
     """The scaffold's ex01_first_step.py renamed, its test file's import left: the
     failure names the module, the page and the files there, and the tally of code
-    blocks says why none ran (it said "code blocks executed: 0", no more)."""
+    blocks says why none ran."""
     (planted / "snippets/demo_page/ex01_lengths.py").write_text("x = 1\n")
     (planted / "docs/demo-page.md").write_text("# Demo\n\n```python\nx = 1\n```\n")
     (planted / "tests/test_demo_page.py").write_text(
