@@ -169,20 +169,27 @@ def _parser() -> MarkdownIt:
 
 
 @functools.lru_cache(maxsize=64)
-def _structure(shape: str) -> tuple[tuple[str, int, int, str], ...]:
+def _structure(shape: bytes) -> tuple[tuple[str, int, int, str], ...]:
     """(kind, first line, end line, fence) of each fence, HTML block and code
     block markdown-it finds in `shape`, 0-based, the end excluded. `shape` is
     the page with every digit made 0, which changes no structure: a page with
     one digit changed (tests/pages.py plants thousands) is not parsed again."""
     return tuple(
         (token.type, *token.map, token.markup)
-        for token in _parser().parse(shape)
+        for token in _parser().parse(shape.decode())
         if token.type in ("fence", "html_block", "code_block")
     )
 
 
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _shape(text: str) -> bytes:
+    return text.encode().translate(_ZEROS)
+
+
 def structure(text: str) -> tuple[tuple[str, int, int, str], ...]:
-    return _structure(re.sub(r"\d", "0", text))
+    return _structure(_shape(text))
 
 
 MARK = re.compile(r"<!--\s*(pytest\.mark\.\w+.*?)\s*-->", re.S)  # on the next block
@@ -277,14 +284,15 @@ _STRIP = [
 NUMBER = re.compile(r"(?<![\w.])(?<!§)\d+(?:[.,]\d+)*%?(?![\w])")
 
 
-def fenced_lines(text: str) -> set[int]:
+def fenced_lines(text: str) -> frozenset[int]:
     """The lines of a page's fenced code blocks, their fences included, from 0."""
-    return {
-        line
-        for kind, first, end, _ in structure(text)
-        if kind == "fence"
-        for line in range(first, end)
-    }
+    return _fenced(_shape(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _fenced(shape: bytes) -> frozenset[int]:
+    fences = [(a, b) for kind, a, b, _ in _structure(shape) if kind == "fence"]
+    return frozenset(line for first, end in fences for line in range(first, end))
 
 
 def prose_lines(text: str) -> list[str]:
