@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.pages import ROOT, copy_sources
+from hooks.build import SOURCES, copy_sources
+from hooks.pages import ROOT
 
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file)
@@ -152,16 +153,11 @@ def make(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 COPY = [
+    *SOURCES,
     "README.md",
     "pyproject.toml",
-    "mkdocs.yml",
-    "overrides",
     "Makefile",
-    "docs",
-    "snippets",
-    "includes",
     "tests",
-    "hooks",
     "scripts",
     "benchmarks",
 ]
@@ -311,18 +307,21 @@ def stamp_dir(tmp_path):
     return tmp_path
 
 
-def install(folder: Path) -> tuple[subprocess.CompletedProcess, list[str]]:
+def install(folder: Path, *targets: str) -> tuple[subprocess.CompletedProcess, list]:
+    """`make` of the venv's stamp (or of `targets`) with the fake Python, and npm
+    on the PATH (the fake one, where a test put it): make's result and the pip
+    and npm commands it ran."""
     log = folder / "log"
     log.unlink(missing_ok=True)
     result = subprocess.run(
-        [
-            "make",
-            "--no-print-directory",
-            ".venv/.installed",
-            f"PYTHON={folder}/fake-python",
-        ],
+        ["make", "--no-print-directory", *(targets or [".venv/.installed"])],
         cwd=folder,
-        env={**os.environ, "LOG": str(log)},
+        env={
+            **os.environ,
+            "LOG": str(log),
+            "PATH": f"{folder}/bin:{os.environ['PATH']}",
+            "PYTHON": f"{folder}/fake-python",
+        },
         capture_output=True,
         text=True,
         timeout=60,
@@ -427,27 +426,11 @@ def clone(stamp_dir):
     return stamp_dir
 
 
-def set_up(
-    folder: Path, *targets: str
-) -> tuple[subprocess.CompletedProcess, list[str]]:
-    """`make test`'s set-up of .venv and node_modules (not the tests), or `targets`:
-    make's result and the npm and pip commands it ran."""
-    targets = targets or (".venv/.installed", "node_modules/.installed")
-    log = folder / "log"
-    log.unlink(missing_ok=True)
-    result = subprocess.run(
-        ["make", "--no-print-directory", *targets],
-        cwd=folder,
-        env={
-            **os.environ,
-            "LOG": str(log),
-            "PATH": f"{folder}/bin:{os.environ['PATH']}",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
+def set_up(folder: Path, *targets: str) -> tuple[subprocess.CompletedProcess, list]:
+    """`make test`'s set-up of .venv and node_modules (not the tests), or `targets`."""
+    return install(
+        folder, *(targets or [".venv/.installed", "node_modules/.installed"])
     )
-    return result, log.read_text().splitlines() if log.exists() else []
 
 
 def test_the_setup_targets_are_the_ones_make_test_needs():

@@ -1,8 +1,8 @@
 """The page checks themselves: a drifted digit fails with a diff that names the page
-and the output block's line; `--update-outputs` repairs it; the numbers do not depend
-on thread count; a printed grad_fn and a test file's import of a missing snippet
-fail saying why; an unregistered prose number is named with its line; every page is
-in the nav and on the index, and a page that is not is named with the file to edit."""
+and the output block's line; `--update-outputs` repairs it; a printed grad_fn and a
+test file's import of a missing snippet fail saying why; the prose-number checks
+name each number's line; a page missing from the nav or the index is named with
+the file to edit."""
 
 import os
 import subprocess
@@ -10,20 +10,12 @@ import sys
 
 import pytest
 
+from hooks.build import SOURCES
 from hooks.pages import read
 from tests import pages
 from tests.pages import check_listed, check_prose_numbers, copy_sources
 
-COPY = [
-    "pyproject.toml",
-    "mkdocs.yml",
-    "docs",
-    "snippets",
-    "includes",
-    "tests",
-    "overrides",
-    "hooks",
-]
+COPY = [*SOURCES, "pyproject.toml", "tests"]
 
 
 def run_pytest(cwd, *args, **env):

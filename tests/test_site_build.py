@@ -7,10 +7,10 @@ import json
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
 from mkdocs.exceptions import PluginError
 
@@ -61,39 +61,12 @@ def test_built_site_shows_the_articles_numbers(built_site, page, numbers):
 # -- math, typeset at build time (hooks/katex.py) ---------------------------------
 
 
-class VisibleText(HTMLParser):
-    """A page's text outside code, scripts, styles and typeset math."""
-
-    SKIP = {"script", "style", "pre", "code", "svg"}
-    VOID = {"area", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr"}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.open, self.skipping, self.text = [], 0, []
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self.VOID:
-            return
-        skip = tag in self.SKIP or "arithmatex" in (dict(attrs).get("class") or "")
-        self.open.append((tag, skip))
-        self.skipping += skip
-
-    def handle_endtag(self, tag):
-        while tag in [t for t, _ in self.open]:
-            open_tag, skip = self.open.pop()
-            self.skipping -= skip
-            if open_tag == tag:
-                break
-
-    def handle_data(self, data):
-        if not self.skipping:
-            self.text.append(data)
-
-
 def visible_text(page_html: str) -> str:
-    parser = VisibleText()
-    parser.feed(page_html)
-    return " ".join(parser.text)
+    """A page's text outside code, scripts, styles and typeset math."""
+    soup = BeautifulSoup(page_html, "html.parser")
+    for hidden in soup.select("script, style, pre, code, svg, .arithmatex"):
+        hidden.decompose()
+    return soup.get_text(" ")
 
 
 def built_pages(site: Path) -> dict[str, str]:
