@@ -31,7 +31,7 @@ from mkdocs.utils import get_relative_url
 sys.path.insert(
     0, str(Path(__file__).resolve().parents[1])
 )  # MkDocs loads hooks by path
-from hooks.pages import PYTHON, blocks, expand, glossary  # noqa: E402
+from hooks.pages import INLINE_CODE, PYTHON, blocks, expand, glossary  # noqa: E402
 
 NOTEBOOKS = "notebooks"  # site folder of the generated .ipynb files
 _BLOCK_TITLE = re.compile(
@@ -115,7 +115,7 @@ def plain_markdown(text: str, site_url: str, page_dir: str):
             line = _ICON.sub("", _ATTR_LIST.sub("", line))
             link = lambda m: m[1] + _absolute(m[2], site_url, page_dir) + m[3]  # noqa: E731
             kept.append(_LINK.sub(link, line))
-            prose.append(re.sub(r"`[^`]*`", "", line))
+            prose.append(INLINE_CODE.sub("", line))
     while kept and not kept[-1].strip():
         kept.pop()
     return "\n".join(kept + _terms_used("\n".join(prose))), outputs, n_python

@@ -1,19 +1,14 @@
 """The pages: which there are, in what order, and how their Markdown is read.
 Not a hook: the hooks, the tests and the scripts all read the pages here.
 
-mkdocs.yml's nav is the one list of pages: their order, their sections, their
-titles (the nav label is the page's H1). `extra.core_path` names the pages of
-the core path. What else lists pages (the index, the README's runs-with table,
-tests/test_citations.py) is checked against these, in tests/test_index.py.
-
-A page's Markdown is read one way. markdown-it-py finds the fenced code blocks,
-with the admonition plugin for those in `!!!` and `???` boxes, and gives their
-lines on the page. An output block is the block after the marker
-`EXPECTED_OUTPUT` and belongs to the code block before it. `--8<--` includes are
-expanded by pymdownx.snippets' own preprocessor, configured as mkdocs.yml
-configures it, so that the code a test runs is the code a reader sees. The
-prose is the page without its code, comments, link targets and tags, line for
-line, so that a number is found on its page line.
+mkdocs.yml's nav is the one list of pages (their order, sections and titles);
+what else lists them is checked against it (tests/test_index.py). markdown-it-py,
+with its admonition plugin, finds each page's fenced code blocks and their lines;
+an output block is the block after `EXPECTED_OUTPUT` and belongs to the code block
+before it; pymdownx.snippets' own preprocessor, configured as mkdocs.yml
+configures it, expands the `--8<--` includes, so the code a test runs is the code
+a reader sees. The prose is the page without its code, comments, link targets and
+tags, line for line, so that a number is found on its page line.
 """
 
 from __future__ import annotations
@@ -239,11 +234,7 @@ def blocks(text: str, name: str = "the page") -> list[Block]:
 
 def _common(line: str, indent: str) -> int:
     """How much of `indent` `line` starts with."""
-    return (
-        len(line) - len(line.lstrip(" "))
-        if not line.startswith(indent)
-        else len(indent)
-    )
+    return len(indent) if line.startswith(indent) else len(line) - len(line.lstrip())
 
 
 @dataclass
@@ -270,9 +261,10 @@ def _read(name: str, text: str) -> Page:
 
 # -- the prose ----------------------------------------------------------------
 
+INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 _STRIP = [
     re.compile(r"<!--.*?-->", re.S),  # HTML comments (test markers)
-    re.compile(r"`[^`\n]*`"),  # inline code
+    INLINE_CODE,
     re.compile(r"\]\([^)]*\)"),  # link targets
     re.compile(r"\[\^[^\]]*\]"),  # footnote references
     re.compile(r"\{[#.][^}]*\}"),  # attribute lists

@@ -57,8 +57,7 @@ def import_lazy(namespace: dict) -> None:
             value.lazy_module()
 
 
-def expand(path: Path):
-    """The page at `path`, read: its `.blocks` (code_blocks) with their `.code`."""
+def expand(path: Path):  # the page read: code_blocks(page), with their .code
     return read(path)
 
 
@@ -358,22 +357,12 @@ def check_prose_numbers(
     definitions: set[str] = frozenset(),
     text: str | None = None,
 ):
-    """Every occurrence of a number in a page's prose is accounted for: by its own
-    entry in `computed`, or as a definition.
-
-    `computed` maps a label to the string the code produces ("60%"), or to a list
-    of them, one per occurrence. A value that is a number alone accounts for one
-    occurrence of it anywhere in the prose, and the prose must have it exactly as
-    often as `computed` gives it; a value with words ("by 0.15 bits") must be
-    found in the prose exactly that often, and accounts for the numbers in it
-    there. `definitions` are numbers that are inputs or facts, not results (a
-    seed, a width, a year), allowed any number of times; each must be in the
-    prose, and none may also be a bare computed value (tie that one to its
-    words). Any other number fails the test. Prose is all of the page but its
-    code blocks, inline code, HTML comments, link targets and tags: math counts
-    (`$d_k = 128$` needs "128"). A failure names each number's lines and says
-    what to do. `text`: check it in place of the page's file (a planted fault).
-    """
+    """Every occurrence of a number in the prose of docs/`page` is accounted for:
+    by its own entry in `computed` (label -> the string the code produces, alone
+    or with a few words of its sentence; a list for a result said again), or as
+    a definition (an input or a fact, allowed any number of times). See
+    CONTRIBUTING.md, "Numbers in the prose". `text`: check it in place of the
+    page's file (a planted fault)."""
     __tracebackhide__ = True  # pytest shows the message, not this function
     caller = Path(inspect.stack(0)[1].filename)
     where = (

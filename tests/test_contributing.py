@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from hooks.build import SOURCES, copy_sources
-from hooks.pages import ROOT
+from hooks.pages import INLINE_CODE as INLINE
+from hooks.pages import ROOT, fenced_lines
 
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file)
@@ -32,17 +33,12 @@ CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file
 BIN = Path(sys.executable).parent  # the venv's bin: python and ruff
 
 
-FENCED = re.compile(r"^\s*(`{3,}|~{3,}).*?^\s*\1", re.S | re.M)
-
-
-def inline_code(text: str) -> list[str]:
-    """The `inline code` spans of a Markdown text, outside fenced blocks."""
-    return re.findall(r"`([^`\n]+)`", FENCED.sub("", text))
-
-
-def code(text: str) -> str:
-    """Everything a Markdown text shows as code: fenced blocks and inline code."""
-    return "\n".join([m.group() for m in FENCED.finditer(text)] + inline_code(text))
+FENCED = fenced_lines(CONTRIBUTING)
+LINES = list(enumerate(CONTRIBUTING.split("\n")))
+PROSE = "\n".join("" if i in FENCED else line for i, line in LINES)
+INLINE_CODE = INLINE.findall(PROSE)  # its `inline code` spans
+# everything it shows as code: its fenced blocks and its inline code
+SHOWN = "\n".join([line for i, line in LINES if i in FENCED] + INLINE_CODE)
 
 
 def make_targets() -> set[str]:
@@ -73,7 +69,7 @@ def defined(name: str) -> bool:
 
 
 def test_every_make_target_it_names_exists():
-    named = set(re.findall(r"\bmake ([a-z][\w-]*)", code(CONTRIBUTING)))
+    named = set(re.findall(r"\bmake ([a-z][\w-]*)", SHOWN))
     assert named, "CONTRIBUTING.md names no make target"
     assert named >= {"new-page", "page", "format", "lint", "test"}
     missing = named - make_targets()
@@ -85,7 +81,7 @@ def test_every_make_target_it_names_exists():
 def test_every_function_it_names_exists():
     calls = {
         match
-        for span in inline_code(CONTRIBUTING)
+        for span in INLINE_CODE
         for match in re.findall(r"([A-Za-z_][\w.]*)\(", span)
     }
     assert {"check_prose_numbers", "sources"} <= calls
@@ -95,9 +91,7 @@ def test_every_function_it_names_exists():
 
 def test_every_constant_it_names_exists():
     """A constant named in the text but defined nowhere sends a reader looking."""
-    constants = {
-        s for s in inline_code(CONTRIBUTING) if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)
-    }
+    constants = {s for s in INLINE_CODE if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)}
     assert "FIGURES" in constants
     code = "\n".join(p.read_text(encoding="utf-8") for p in CODE)
     missing = sorted(c for c in constants if not re.search(rf"\b{c}\b", code))
@@ -112,7 +106,7 @@ def test_every_file_it_names_exists():
     generated = ("assets/figures/", "notebooks/", ".cache/", "test-artifacts/")
     paths = [
         s
-        for s in inline_code(CONTRIBUTING)
+        for s in INLINE_CODE
         if re.fullmatch(r"[\w.-]+(/[\w.-]+)*(/|\.\w+)", s) and "/" in s
     ]
     assert "snippets/ruff.toml" in paths

@@ -21,7 +21,15 @@ import tokenize
 
 import pytest
 
-from hooks.pages import config, core_path, fenced_lines, glossary, nav_pages, read
+from hooks.pages import (
+    INLINE_CODE,
+    config,
+    core_path,
+    fenced_lines,
+    glossary,
+    nav_pages,
+    read,
+)
 from tests.pages import DOCS, prose_lines
 
 PAGES = list(nav_pages())
@@ -34,7 +42,6 @@ _LETTER = r"(?<![A-Za-z_.\\])({})(?![\w.])"
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 _MATH_WORDS = re.compile(r"\\(?:text|mathrm|operatorname|mathbb|mathbf)\{[^}]*\}")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
-_INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 
 
 def math_spans(page: str) -> list[tuple[int, str]]:
@@ -68,7 +75,7 @@ def retired_in_prose(page: str) -> list[str]:
     text = (DOCS / page).read_text(encoding="utf-8")
     fenced = fenced_lines(text)
     for number, line in enumerate(text.split("\n"), start=1):
-        for code in [] if number - 1 in fenced else _INLINE_CODE.findall(line):
+        for code in [] if number - 1 in fenced else INLINE_CODE.findall(line):
             found.extend(
                 f"docs/{page}:{number}: {name} in `{code}`"
                 for name in retired_in_code(code)
