@@ -4,7 +4,7 @@ benchmark that prints figures against the goals (GOALS below), not a test.
     .venv/bin/python -m benchmarks.bench_live_model [--site DIR] [--runs N]
 
 It serves a strict build (or the site in DIR) on 127.0.0.1 as a real host does,
-text gzip-compressed (scripts/audit.py's handler), opens docs/your-sentence.md,
+text gzip-compressed (hooks/build.py's SiteHandler), opens docs/your-sentence.md,
 presses "Load the model" and measures:
 
 - the bytes fetched on Load: as files, and as sent (with gzip where the host
