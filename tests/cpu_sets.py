@@ -12,7 +12,8 @@ page three times, each compared with the page's output blocks:
   reader runs, each page in a fresh kernel from the built HTML
   (tests/test_reader.py);
 - `AVX2`, with every printed float one ulp up: one more run of the pages'
-  blocks, in a process of its own (below).
+  blocks, in a process of its own (below); `make page` runs its page this way,
+  and also as the reader runs are made, which needs no build.
 
 The pages that print results of training train again in each run, so a run
 trained under another set must print the same digits.
@@ -32,7 +33,7 @@ import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from tests.pages import ROOT
+from hooks.pages import ROOT
 
 LOWEST = {
     "MKL_ENABLE_INSTRUCTIONS": "SSE4_2",
@@ -53,31 +54,36 @@ def cpu_flags() -> set[str]:
     return set(line.partition(":")[2].split())
 
 
-def pages_env(instruction_set: dict[str, str], shift: int) -> dict[str, str]:
-    """The environment for a run of the pages under `instruction_set`, with
-    printed floats moved `shift` ulps (read by tests/page_plugin.py)."""
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# For each run: its instruction set, the shift of its printed floats, its threads.
+RUNS = {
+    "AVX2, one ulp up": (AVX2, +1, {}),
+    # only under `make page`: the suite's reader runs do it, on the built site
+    "as the reader runs it": (LOWEST, -1, ONE_THREAD),
+}
+
+
+def run_pages(pages: list[str], run: str) -> subprocess.CompletedProcess:
+    """The pages' blocks, in order, compared with their output blocks, in a new
+    process (the sets are read when torch loads), as RUNS[run] says (the shift
+    is read by tests/page_plugin.py)."""
+    instruction_set, shift, threads = RUNS[run]
     env = {k: v for k, v in os.environ.items() if not k.startswith("COV_CORE")}
-    return env | instruction_set | {"HEADS_LAST_BIT": str(shift)}
-
-
-def run_pages_under_avx2() -> subprocess.CompletedProcess:
-    """Every page's blocks, in order, compared with its output blocks, in a new
-    process (the sets are read when torch loads) under AVX2, printed floats one
-    ulp up."""
+    env |= instruction_set | threads | {"HEADS_LAST_BIT": str(shift)}
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "docs", "-q", "--no-cov",
+        [sys.executable, "-m", "pytest", *pages, "-q", "--no-cov",
          "-p", "no:cacheprovider", "-p", "no:xdist"],
-        cwd=ROOT, env=pages_env(AVX2, +1), capture_output=True, text=True,
-        timeout=900,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
 
 
 # Started when the first test of tests/test_cpu_sets.py starts (it runs early,
-# tests/conftest.py), so that it overlaps the other files' tests.
-_RUN: list[Future] = []
+# tests/conftest.py), so that they overlap the other files' tests.
+_STARTED: dict[str, Future] = {}
+_POOL = ThreadPoolExecutor(2)
 
 
-def start() -> Future:
-    if not _RUN:
-        _RUN.append(ThreadPoolExecutor(1).submit(run_pages_under_avx2))
-    return _RUN[0]
+def start(pages: list[str], run: str) -> Future:
+    if run not in _STARTED:
+        _STARTED[run] = _POOL.submit(run_pages, pages, run)
+    return _STARTED[run]

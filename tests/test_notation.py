@@ -10,8 +10,9 @@ reader who moves between pages never meets a name used two ways.
 - Terms: the glossary (includes/glossary.md, appended to every page) defines the terms
   a reader who knows only matrix multiplication meets undefined, and the index
   lists the same terms with the same definitions.
-- Core path: the index's core path is the pages mkdocs.yml stars in the navigation, in
-  the nav's order; every "Optional depth" section opens with its box.
+- Core path: the navigation stars the pages of mkdocs.yml's core path (which
+  tests/test_index.py checks against the index); every "Optional depth" section
+  opens with its box.
 """
 
 import io
@@ -19,20 +20,17 @@ import re
 import tokenize
 
 import pytest
-from mkdocs.config import load_config
 
-from tests.browser.browser_kit import built_site as shared_build
-from tests.pages import (
-    DOCS,
-    PYTHON,
-    ROOT,
-    code_blocks,
-    expand,
+from hooks.pages import (
+    INLINE_CODE,
+    config,
+    core_path,
+    fenced_lines,
     glossary,
-    language,
     nav_pages,
-    prose_lines,
+    read,
 )
+from tests.pages import DOCS, prose_lines
 
 PAGES = list(nav_pages())
 
@@ -44,7 +42,6 @@ _LETTER = r"(?<![A-Za-z_.\\])({})(?![\w.])"
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 _MATH_WORDS = re.compile(r"\\(?:text|mathrm|operatorname|mathbb|mathbf)\{[^}]*\}")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
-_INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 
 
 def math_spans(page: str) -> list[tuple[int, str]]:
@@ -75,18 +72,14 @@ def retired_in_prose(page: str) -> list[str]:
             found.append(f"docs/{page}:{number}: {letter} in ${formula.strip()}$")
         if re.search(r"n_\\text\{heads\}", formula):
             found.append(f"docs/{page}:{number}: n_heads for h in ${formula.strip()}$")
-    source = (DOCS / page).read_text(encoding="utf-8").split("\n")
-    fence = None
-    for number, line in enumerate(source, start=1):
-        if re.match(r"^\s*(```|~~~)", line):
-            fence = None if fence else line.strip()[:3]
-            continue
-        if fence is None:
-            for code in _INLINE_CODE.findall(line):
-                found.extend(
-                    f"docs/{page}:{number}: {name} in `{code}`"
-                    for name in retired_in_code(code)
-                )
+    text = (DOCS / page).read_text(encoding="utf-8")
+    fenced = fenced_lines(text)
+    for number, line in enumerate(text.split("\n"), start=1):
+        for code in [] if number - 1 in fenced else INLINE_CODE.findall(line):
+            found.extend(
+                f"docs/{page}:{number}: {name} in `{code}`"
+                for name in retired_in_code(code)
+            )
     return found
 
 
@@ -120,11 +113,9 @@ def test_the_prose_uses_no_retired_name(page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_the_code_a_page_shows_uses_no_retired_name(page):
-    expanded = expand(DOCS / page)
     found = [
-        f"docs/{page}:{expanded.page_line(block.lineno)}: {name}"
-        for block in code_blocks(expanded)
-        if language(block) in PYTHON
+        f"docs/{page}:{block.start}: {name}"
+        for block in read(page).python()
         for name in retired_in_code(block.code)
     ]
     assert not found, "retired names in the code shown:\n" + "\n".join(found)
@@ -247,9 +238,8 @@ def test_every_glossary_term_is_used_somewhere():
 
 
 def test_the_glossary_is_appended_to_every_page_and_holds_no_number():
-    config = load_config(str(ROOT / "mkdocs.yml"))
-    assert "abbr" in config["markdown_extensions"]
-    snippets = config["mdx_configs"]["pymdownx.snippets"]
+    assert "abbr" in config()["markdown_extensions"]
+    snippets = config()["mdx_configs"]["pymdownx.snippets"]
     assert snippets["auto_append"] == ["includes/glossary.md"]
     for term, definition in glossary().items():
         assert not re.search(r"\d", term + definition), f"a number in {term!r}"
@@ -276,19 +266,6 @@ def test_rank_and_the_svd_are_defined_where_they_are_first_used():
 # -- the core path ---------------------------------------------------------------
 
 
-def core_path() -> list[str]:
-    return load_config(str(ROOT / "mkdocs.yml"))["extra"]["core_path"]
-
-
-def test_the_core_path_is_the_index_list_in_nav_order():
-    text = (DOCS / "index.md").read_text(encoding="utf-8")
-    section = text[text.index("**The core path.**") : text.index("Everything else")]
-    listed = re.findall(r"^\d\. .*?\]\(([\w-]+\.md)", section, re.M)
-    assert listed == core_path()
-    assert listed == [p for p in PAGES if p in listed]  # in reading order
-    assert listed[0] == "one-head.md" and listed[-1] == "ablation.md"
-
-
 @pytest.mark.parametrize("page", PAGES)
 def test_an_optional_section_opens_with_its_box(page):
     lines = (DOCS / page).read_text(encoding="utf-8").split("\n")
@@ -303,26 +280,21 @@ def test_an_optional_section_opens_with_its_box(page):
 # -- in the built site ---------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def site():
-    return shared_build()
-
-
 def page_html(site, page: str) -> str:
     folder = "" if page == "index.md" else page.removesuffix(".md") + "/"
     return (site / folder / "index.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_links_to_the_notation(site, page):
-    html = page_html(site, page)
+def test_every_page_links_to_the_notation(built_site, page):
+    html = page_html(built_site, page)
     target = "#notation" if page == "index.md" else "../#notation"
     links = re.findall(r'<a href="([^"]+)"\s[^>]*heads-notation-link', html)
     assert [link.removeprefix("./") for link in links] == [target], links
 
 
-def test_the_navigation_stars_the_core_path(site):
-    html = page_html(site, "cost.md")  # any page: the navigation is the same
+def test_the_navigation_stars_the_core_path(built_site):
+    html = page_html(built_site, "cost.md")  # any page: the navigation is the same
     starred = []
     for item in re.split(r'<li class="md-nav__item', html)[1:]:
         link = re.search(r'<a href="\.\./([\w-]+)/"', item)
@@ -331,8 +303,8 @@ def test_the_navigation_stars_the_core_path(site):
     assert list(dict.fromkeys(starred)) == core_path()
 
 
-def test_a_glossary_term_has_its_definition_on_hover(site):
-    html = page_html(site, "cost.md")
+def test_a_glossary_term_has_its_definition_on_hover(built_site):
+    html = page_html(built_site, "cost.md")
     bleu = glossary()["BLEU"].replace("'", "&#x27;")
     assert re.search(rf'<abbr title="{re.escape(bleu)}">BLEU</abbr>', html) or (
         f'<abbr title="{glossary()["BLEU"]}">BLEU</abbr>' in html

@@ -612,11 +612,11 @@ def test_prose_numbers():
 
 
 def test_a_digit_changed_in_the_prose_fails_naming_its_line():
-    """What matching numbers as a set missed: "differ on average by 0.15 bits or
-    more" made 0.16 passed while 0.15 (the untrained spread) and 0.16 ([SEP])
-    were elsewhere on the page. Now each occurrence needs its own entry; this
-    plants that change, and then every one-digit change of every prose number,
-    in copies of the page."""
+    """A number that is also printed elsewhere on the page ("differ on average by
+    0.15 bits or more" made 0.16, where 0.15 is the untrained spread and 0.16
+    [SEP]'s share) fails at its own line, since each occurrence has its own
+    entry; and so does every one-digit change of every prose number, planted in
+    copies of the page."""
     registered = prose_numbers()
     text = (DOCS / PAGE).read_text(encoding="utf-8")
     assert text.count("0.15 bits or more") == 1
