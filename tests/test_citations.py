@@ -61,6 +61,10 @@ CITATIONS = {
         "Vaswani": ["§3.2.2"],
         "Elhage": ['section "Attention Heads as Information Movement"'],
     },
+    "width-and-depth.md": {
+        "Vaswani": ["Table 3, rows (A)"],
+        "Bhojanapalli": ["abstract"],
+    },
     "try-it.md": {},
     "explorer.md": {},
     "your-sentence.md": {},
