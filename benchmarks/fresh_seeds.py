@@ -191,7 +191,7 @@ def measure_first_setup_afresh(seed: int) -> dict:
     ex05_train.make_batch = circle_batch
     ex05_train.BATCH, ex05_train.LR = FIRST_SETUP["batch"], FIRST_SETUP["lr"]
     try:  # two heads of width 2 that read the circle's 4 numbers a position
-        two = ex05_train.train_model(lambda: Attention(2, 2, d_in=4), seed)
+        two = ex05_train.train_model(lambda: Attention(2, 2, d_model=4), seed)
         x, _ = ex05_train.held_out()
     finally:
         ex05_train.make_batch, ex05_train.BATCH, ex05_train.LR = kept

@@ -163,7 +163,7 @@ def test_prose_numbers():
         "index.md",
         computed=computed,
         # GPT-2, chapter 3, 8 heads of width 64, publication years; the core path's
-        # five steps; heads counted from 1, code from 0; the hand-set head's widths
+        # six steps; heads counted from 1, code from 0; the hand-set head's widths
         # 1 and 2; Vaswani et al. 2017, sections 3.2.1 and 3.2.2
         definitions={
             "0",
@@ -172,6 +172,7 @@ def test_prose_numbers():
             "3",
             "4",
             "5",
+            "6",
             "8",
             "64",
             "2017",

@@ -13,7 +13,7 @@ value at the largest key feature, and on both; each seed's record is in
 snippets/width_and_depth/design_results.py."""
 
 seed_results = {
-    "code": "a71429fb3270f0dc",  # its code_key()
+    "code": "7d4db2c0019bad27",  # its code_key()
     "seeds": (2000, 2100),  # range(start, stop)
     "runs": {
         "fields": (

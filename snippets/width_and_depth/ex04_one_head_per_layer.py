@@ -26,7 +26,7 @@ class OneHeadPerLayer(nn.Module):
         super().__init__()
         self.W_in = nn.Linear(D_MODEL, D_STREAM)
         self.layers = nn.ModuleList(
-            Attention(1, d_head, n_outputs=D_STREAM, d_in=D_STREAM)
+            Attention(1, d_head, n_outputs=D_STREAM, d_model=D_STREAM)
             for _ in range(n_layers)
         )
         self.W_out = nn.Linear(D_STREAM, 2)
