@@ -26,7 +26,7 @@ RUN_FIRST = re.compile(
 MADE_DATA = re.compile(
     r'<details class="example">'
     r"(?=\s*<summary>(?:[^<]*<code>make \w+</code> wrote them[^<]*"
-    r"|The code that draws this figure)</summary>)"
+    r"|The code that draws (?:this|the) figure[^<]*)</summary>)"
 )
 EXCLUDED = '<details class="example" data-search-exclude="run-first">'
 EXCLUDED_DATA = '<details class="example" data-search-exclude="data">'

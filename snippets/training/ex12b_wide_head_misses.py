@@ -18,9 +18,9 @@ learned = first.one.test_accuracy.argmax().item()  # 0: v[i-1], 1: v[max k]
 lookups = ["the previous value v[i-1]", "the value at the largest key"]
 
 fig = Figure(figsize=(7, 3.4), layout="constrained")
-for ax, out in zip(
-    fig.subplots(1, 2, sharey=True), [learned, 1 - learned], strict=True
-):
+axes = fig.subplots(1, 2, sharey=True)
+axes[0].set_ylabel("one head of width 4 answers")
+for ax, out in zip(axes, [learned, 1 - learned], strict=True):
     ax.plot([-1, 1], [-1, 1], color="grey", lw=0.8, ls="--")  # right answers
     ax.scatter(target[..., out].flatten(), guess[..., out].flatten(),
                s=6, color="C3", alpha=0.6)  # fmt: skip
@@ -28,5 +28,4 @@ for ax, out in zip(
     ax.set_title(f"{lookups[out]}: {verdict}", fontsize=10)
     ax.set_xlabel("target")
     ax.set_aspect("equal")
-fig.axes[0].set_ylabel("one head of width 4 answers")
 # --8<-- [end:page]
