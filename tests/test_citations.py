@@ -61,6 +61,11 @@ CITATIONS = {
         "Vaswani": ["§3.2.2"],
         "Elhage": ['section "Attention Heads as Information Movement"'],
     },
+    "real-text.md": {
+        "Vaswani": ["Table 3, rows (A)", "Table 3, rows (B)", "section 6.2"],
+        "Bhojanapalli": ["abstract"],
+        "Karpathy": ["chapter \"multi-headed self-attention\""],
+    },
     "try-it.md": {},
     "explorer.md": {},
     "your-sentence.md": {},

@@ -1,0 +1,199 @@
+"""The real-text page's sweep: small character-level models, trained from
+scratch on Python's documentation topics, for each number of heads and seed.
+
+    make sweep        (or: python -m benchmarks.head_sweep)
+
+For each setting in SETTINGS (a width, and the numbers of heads h tried at that
+width, d_head = d_model / h) and each seed in SEEDS, this trains the page's
+model with the page's own `train` (snippets/real_text/ex04_train.py) and records
+its validation loss, its milliseconds per step, and the mean training loss of
+its first 100 steps (the suite trains one run's first 100 steps again and
+checks that record). Runs go two at a time (`--jobs`), one thread each.
+
+The records go to snippets/real_text/sweep_results.py, a Python literal that
+the page includes and prints its tables from, keyed on a hash of the code that
+produced them (`code_key`): tests/test_real_text.py fails while the key is
+stale. Each finished run is also saved under .cache/real_text/ (same key), so
+that an interrupted sweep picks up where it stopped; the records say how many
+runs this invocation trained, and the wall time is the sweep's only when it
+trained them all (delete the folder for a full, timed sweep). About 25 minutes
+on two idle cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import inspect
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "snippets" / "real_text" / "sweep_results.py"
+CACHE = ROOT / ".cache" / "real_text"
+MODULE = "snippets.real_text.ex04_train"  # the code the runs come from
+SEEDS = range(5)
+SETTINGS = {  # a width, and the numbers of heads tried at that width
+    "width 64": {"d_model": 64, "heads": (1, 2, 4, 8, 16)},
+    "width 128": {"d_model": 128, "heads": (1, 2)},
+}
+CHECKED_STEPS = 100  # the suite retrains this many steps of one run
+FIELDS = (
+    "d_model",
+    "context",
+    "heads",
+    "seed",
+    "steps",
+    "validation loss",
+    "ms per step",
+    f"mean loss, first {CHECKED_STEPS} steps",
+    "seconds",
+)
+HEADER = '''\
+"""Written by `make sweep` (benchmarks/head_sweep.py): the real-text page's
+character-level models, trained from scratch on Python's documentation topics
+for each width, number of heads and seed. "runs": one tuple per run, its
+fields named in "fields": the steps trained, the validation loss in nats per
+character, the milliseconds per training step (one thread, two runs at a time
+on the machine in "machine"), the mean training loss of the first 100 steps
+(which the suite checks by training them again) and the run's wall time in
+seconds."""
+'''
+
+
+def corpus_key() -> str:
+    """The corpus is part of the code: another Python ships other topics."""
+    from snippets.real_text.ex01_corpus import text
+
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def code_key() -> str:
+    """The records' key: torch's version, the page's training code and all
+    it imports, the corpus, and this file's measuring code."""
+    from snippets import sources_key
+
+    digest = hashlib.sha256(torch.__version__.encode())
+    digest.update(sources_key(MODULE).encode())
+    digest.update(corpus_key().encode())
+    measuring = inspect.getsource(measure) + repr((SEEDS, SETTINGS, FIELDS))
+    digest.update(measuring.encode())
+    return digest.hexdigest()[:16]
+
+
+def measure(d_model: int, heads: int, seed: int) -> tuple:
+    """One run's record, as sweep_results.py holds it (FIELDS)."""
+    from snippets.real_text.ex02_model import Config
+    from snippets.real_text.ex04_train import train
+
+    config = Config(num_heads=heads, d_model=d_model)
+    start = time.perf_counter()
+    losses, val_loss, ms_per_step = train(config, seed)
+    first = statistics.fmean(losses[:CHECKED_STEPS])
+    seconds = time.perf_counter() - start
+    return (d_model, config.context, heads, seed, len(losses),
+            round(val_loss, 5), round(ms_per_step, 1), round(first, 6),
+            round(seconds))  # fmt: skip
+
+
+def saved_measure(job: tuple[int, int, int]) -> tuple[tuple, bool]:
+    """`measure`, saved under .cache/real_text/ and keyed on the code: the
+    record, and whether it was trained now."""
+    path = CACHE / f"{code_key()}-{'-'.join(map(str, job))}.json"
+    if path.exists():
+        return tuple(json.loads(path.read_text(encoding="utf-8"))), False
+    torch.set_num_threads(1)
+    record = measure(*job)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps(record), encoding="utf-8")
+    partial.replace(path)  # atomic: nobody reads half a file
+    return record, True
+
+
+def jobs() -> list[tuple[int, int, int]]:
+    """(d_model, heads, seed) of every run, the slowest first."""
+    runs = [(s["d_model"], h, seed) for s in SETTINGS.values()
+            for h in s["heads"] for seed in SEEDS]  # fmt: skip
+    return sorted(runs, key=lambda r: (-r[0], -r[1], r[2]))
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def write(results: dict, path: Path) -> None:
+    lines = [HEADER, "sweep_results = {"]
+    for key in ("code", "corpus", "machine", "settings", "fields"):
+        lines.append(f"    {key!r}: {results[key]!r},")
+    lines.append('    "runs": [')
+    lines += [f"        {run!r}," for run in results["runs"]]
+    lines += ["    ],", "}", ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    ruff = Path(sys.executable).with_name("ruff")
+    if ruff.exists():  # the same layout as every other snippet
+        config = ROOT / "snippets" / "ruff.toml"
+        subprocess.run([ruff, "format", "--quiet", "--config", config, path],
+                       check=True)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args()
+    todo = jobs()
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    code_key()  # imports the page's code (and encodes the corpus) once, here:
+    # the workers are forked from this process and start with it imported
+    with ProcessPoolExecutor(args.jobs) as pool:
+        done = list(pool.map(saved_measure, todo))
+    minutes = (time.perf_counter() - start) / 60
+    runs = sorted(record for record, _ in done)
+    trained = sum(now for _, now in done)
+    results = {
+        "code": code_key(),
+        "corpus": corpus_key(),
+        "machine": {
+            "cpu": cpu_model(),
+            "cores": os.cpu_count(),
+            "runs at once": args.jobs,
+            "threads per run": 1,
+            "load average before": round(load_before, 1),
+            "load average after": round(os.getloadavg()[0], 1),
+            "torch": torch.__version__,
+            "python": platform.python_version(),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+            "runs trained": trained,
+            "wall minutes": round(minutes, 1),
+        },
+        "settings": SETTINGS,
+        "fields": FIELDS,
+        "runs": runs,
+    }
+    write(results, args.output)
+    print(f"{args.output.relative_to(ROOT)}: {len(runs)} runs ({trained} trained",
+          f"now) in {minutes:.1f} minutes")  # fmt: skip
+    for name, s in SETTINGS.items():
+        for h in s["heads"]:
+            loss = [r[5] for r in runs if r[0] == s["d_model"] and r[2] == h]
+            print(f"{name}, h = {h:2}: {statistics.mean(loss):.3f}",
+                  f"± {statistics.stdev(loss):.3f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
