@@ -6,18 +6,22 @@ scratch on Python's documentation topics, for each number of heads and seed.
 For each setting in SETTINGS (a width, and the numbers of heads h tried at that
 width, d_head = d_model / h) and each seed in SEEDS, this trains the page's
 model with the page's own `train` (snippets/real_text/ex04_train.py) and records
-its validation loss, its milliseconds per step, and the mean training loss of
-its first 100 steps (the suite trains one run's first 100 steps again and
-checks that record). Runs go two at a time (`--jobs`), one thread each.
+its validation loss and the mean training loss of its first 100 steps (the
+suite trains one run's first 100 steps again and checks that record). Runs go
+two at a time (`--jobs`), one thread each. Then it times a training step of
+every model, round after round, all models in each round (`time_steps`): the
+runs' own timings are kept too, but on a shared machine they say more about the
+load of the moment than about the model.
 
 The records go to snippets/real_text/sweep_results.py, a Python literal that
 the page includes and prints its tables from, keyed on a hash of the code that
 produced them (`code_key`): tests/test_real_text.py fails while the key is
-stale. Each finished run is also saved under .cache/real_text/ (same key), so
-that an interrupted sweep picks up where it stopped; the records say how many
-runs this invocation trained, and the wall time is the sweep's only when it
-trained them all (delete the folder for a full, timed sweep). About 25 minutes
-on two idle cores.
+stale. Each finished run is also saved under .cache/real_text/ (keyed on
+`runs_key`), so that an interrupted sweep picks up where it stopped. The
+"machine" entry describes the invocation that trained every run, and is kept by
+an invocation that only retimes; after a resumed sweep it says how many runs
+were trained in it, and the suite fails (delete .cache/real_text/ for a full,
+timed sweep). About 25 minutes on two idle cores.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ SETTINGS = {  # a width, and the numbers of heads tried at that width
     "width 128": {"d_model": 128, "heads": (1, 2)},
 }
 CHECKED_STEPS = 100  # the suite retrains this many steps of one run
+TIMING = {"rounds": 5, "steps": 30}  # time_steps: rounds of steps per model
 FIELDS = (
     "d_model",
     "context",
@@ -65,9 +70,10 @@ character-level models, trained from scratch on Python's documentation topics
 for each width, number of heads and seed. "runs": one tuple per run, its
 fields named in "fields": the steps trained, the validation loss in nats per
 character, the milliseconds per training step (one thread, two runs at a time
-on the machine in "machine"), the mean training loss of the first 100 steps
-(which the suite checks by training them again) and the run's wall time in
-seconds."""
+on the machine in "machine", which others shared), the mean training loss of
+the first 100 steps (which the suite checks by training them again) and the
+run's wall time in seconds. "timing": milliseconds per training step of each
+(d_model, h), the median of rounds in which every model trains in turn."""
 '''
 
 
@@ -78,9 +84,9 @@ def corpus_key() -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def code_key() -> str:
-    """The records' key: torch's version, the page's training code and all
-    it imports, the corpus, and this file's measuring code."""
+def runs_key() -> str:
+    """The runs' key: torch's version, the page's training code and all it
+    imports, the corpus, and this file's code that trains and records."""
     from snippets import sources_key
 
     digest = hashlib.sha256(torch.__version__.encode())
@@ -89,6 +95,12 @@ def code_key() -> str:
     measuring = inspect.getsource(measure) + repr((SEEDS, SETTINGS, FIELDS))
     digest.update(measuring.encode())
     return digest.hexdigest()[:16]
+
+
+def code_key() -> str:
+    """The records' key: the runs' key, and the code that times the steps."""
+    timing = inspect.getsource(time_steps) + repr(TIMING)
+    return hashlib.sha256((runs_key() + timing).encode()).hexdigest()[:16]
 
 
 def measure(d_model: int, heads: int, seed: int) -> tuple:
@@ -109,7 +121,7 @@ def measure(d_model: int, heads: int, seed: int) -> tuple:
 def saved_measure(job: tuple[int, int, int]) -> tuple[tuple, bool]:
     """`measure`, saved under .cache/real_text/ and keyed on the code: the
     record, and whether it was trained now."""
-    path = CACHE / f"{code_key()}-{'-'.join(map(str, job))}.json"
+    path = CACHE / f"{runs_key()}-{'-'.join(map(str, job))}.json"
     if path.exists():
         return tuple(json.loads(path.read_text(encoding="utf-8"))), False
     torch.set_num_threads(1)
@@ -119,6 +131,23 @@ def saved_measure(job: tuple[int, int, int]) -> tuple[tuple, bool]:
     partial.write_text(json.dumps(record), encoding="utf-8")
     partial.replace(path)  # atomic: nobody reads half a file
     return record, True
+
+
+def time_steps() -> list[tuple]:
+    """(d_model, h, milliseconds per step) of every model: the median of
+    TIMING["rounds"] rounds, in each of which every model trains
+    TIMING["steps"] steps in turn, so that a slow spell of a shared machine
+    hits them all alike. One thread (train's), in this process alone."""
+    from snippets.real_text.ex02_model import Config
+    from snippets.real_text.ex04_train import train
+
+    models = [(s["d_model"], h) for s in SETTINGS.values() for h in s["heads"]]
+    samples = {model: [] for model in models}
+    for _ in range(TIMING["rounds"]):
+        for d_model, h in models:
+            config = Config(num_heads=h, d_model=d_model)
+            samples[d_model, h].append(train(config, 0, TIMING["steps"])[2])
+    return [(*m, round(statistics.median(samples[m]), 1)) for m in models]
 
 
 def jobs() -> list[tuple[int, int, int]]:
@@ -137,7 +166,8 @@ def cpu_model() -> str:
 
 def write(results: dict, path: Path) -> None:
     lines = [HEADER, "sweep_results = {"]
-    for key in ("code", "corpus", "machine", "settings", "fields"):
+    for key in ("code", "runs key", "corpus", "machine", "timing", "settings",
+                "fields"):  # fmt: skip
         lines.append(f"    {key!r}: {results[key]!r},")
     lines.append('    "runs": [')
     lines += [f"        {run!r}," for run in results["runs"]]
@@ -148,6 +178,37 @@ def write(results: dict, path: Path) -> None:
         config = ROOT / "snippets" / "ruff.toml"
         subprocess.run([ruff, "format", "--quiet", "--config", config, path],
                        check=True)  # fmt: skip
+
+
+def machine(trained: int, minutes: float, load_before: float, at_once: int) -> dict:
+    """Where and how the runs were trained. An invocation that trained none
+    keeps the entry of the one that trained them all (saved beside the runs,
+    or found in the records it rewrites)."""
+    saved = CACHE / f"{runs_key()}-machine.json"
+    if trained == 0 and saved.exists():
+        return json.loads(saved.read_text(encoding="utf-8"))
+    if trained == 0 and OUTPUT.exists():
+        namespace: dict = {}
+        exec(OUTPUT.read_text(encoding="utf-8"), namespace)
+        previous = namespace["sweep_results"]
+        if runs_key() in (previous.get("runs key"), previous["code"]):
+            return previous["machine"]
+    entry = {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "runs at once": at_once,
+        "threads per run": 1,
+        "load average before": round(load_before, 1),
+        "load average after": round(os.getloadavg()[0], 1),
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "runs trained": trained,
+        "wall minutes": round(minutes, 1),
+    }
+    if trained == len(jobs()):  # a full sweep: its entry is the runs'
+        saved.write_text(json.dumps(entry), encoding="utf-8")
+    return entry
 
 
 def main() -> None:
@@ -165,29 +226,28 @@ def main() -> None:
     minutes = (time.perf_counter() - start) / 60
     runs = sorted(record for record, _ in done)
     trained = sum(now for _, now in done)
+    where = machine(trained, minutes, load_before, args.jobs)
+    print(f"{len(runs)} runs ({trained} trained now) in {minutes:.1f} minutes;",
+          "timing a step of each model")  # fmt: skip
+    load = os.getloadavg()[0]
+    timing = {
+        **TIMING,
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "load average": round(load, 1),
+        "ms per step": time_steps(),
+    }
     results = {
         "code": code_key(),
+        "runs key": runs_key(),
         "corpus": corpus_key(),
-        "machine": {
-            "cpu": cpu_model(),
-            "cores": os.cpu_count(),
-            "runs at once": args.jobs,
-            "threads per run": 1,
-            "load average before": round(load_before, 1),
-            "load average after": round(os.getloadavg()[0], 1),
-            "torch": torch.__version__,
-            "python": platform.python_version(),
-            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-            "runs trained": trained,
-            "wall minutes": round(minutes, 1),
-        },
+        "machine": where,
+        "timing": timing,
         "settings": SETTINGS,
         "fields": FIELDS,
         "runs": runs,
     }
     write(results, args.output)
-    print(f"{args.output.relative_to(ROOT)}: {len(runs)} runs ({trained} trained",
-          f"now) in {minutes:.1f} minutes")  # fmt: skip
+    print(f"wrote {args.output.relative_to(ROOT)}")
     for name, s in SETTINGS.items():
         for h in s["heads"]:
             loss = [r[5] for r in runs if r[0] == s["d_model"] and r[2] == h]

@@ -53,6 +53,7 @@ FIGURES = {
     "assets/figures/training-loss.svg": "snippets.training.ex08_loss_curves",
     "assets/figures/training-before-after.svg": "snippets.training.ex09_before_after",
     "assets/figures/training-one-wide-head.svg": "snippets.training.ex12_one_wide_head",
+    "assets/figures/real-text-sweep.svg": "snippets.real_text.ex07_figure",
     "assets/figures/real-model-heads.svg": "snippets.real_model.ex06_heatmaps",
     "assets/figures/real-model-token-heads.svg": "snippets.real_model.ex08_token_rows",
     "assets/figures/your-sentence-heads.svg": "snippets.your_sentence.ex02_all_heads",
