@@ -14,7 +14,7 @@ import torch
 
 from benchmarks import head_sweep
 from snippets.real_text.sweep_results import sweep_results
-from tests.pages import DOCS, check_prose_numbers, lazy, prose_value
+from tests.pages import lazy
 
 # Imported before this file's first test, not while collecting (tests/pages.py)
 corpus = lazy("snippets.real_text.ex01_corpus")
