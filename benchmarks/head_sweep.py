@@ -52,7 +52,17 @@ SETTINGS = {  # a width, and the numbers of heads tried at that width
     "width 128": {"d_model": 128, "heads": (1, 2)},
 }
 CHECKED_STEPS = 100  # the suite retrains this many steps of one run
-TIMING = {"rounds": 5, "steps": 30}  # time_steps: rounds of steps per model
+TIMING = {  # time_steps: rounds of steps per model, and what it records of each
+    "rounds": 5,
+    "steps": 30,
+    "fields": (
+        "d_model",
+        "heads",
+        "wall ms per step",
+        "CPU ms per step",
+        "CPU seconds, rest of a run",
+    ),
+}
 FIELDS = (
     "d_model",
     "context",
@@ -72,8 +82,10 @@ fields named in "fields": the steps trained, the validation loss in nats per
 character, the milliseconds per training step (one thread, two runs at a time
 on the machine in "machine", which others shared), the mean training loss of
 the first 100 steps (which the suite checks by training them again) and the
-run's wall time in seconds. "timing": milliseconds per training step of each
-(d_model, h), the median of rounds in which every model trains in turn."""
+run's wall time in seconds. "timing": a training step of each (d_model, h),
+timed after the runs, in rounds in which every model trains in turn on one
+thread: the medians of its wall and CPU milliseconds, and the CPU seconds of
+the rest of a run (building the model, the validation loss)."""
 '''
 
 
@@ -134,20 +146,35 @@ def saved_measure(job: tuple[int, int, int]) -> tuple[tuple, bool]:
 
 
 def time_steps() -> list[tuple]:
-    """(d_model, h, milliseconds per step) of every model: the median of
-    TIMING["rounds"] rounds, in each of which every model trains
-    TIMING["steps"] steps in turn, so that a slow spell of a shared machine
-    hits them all alike. One thread (train's), in this process alone."""
+    """TIMING["fields"] of every model: the medians of TIMING["rounds"] rounds,
+    in each of which every model trains in turn. A run of 1 step and a run of
+    1 + TIMING["steps"] steps: the CPU time of their difference is the steps'
+    (time.process_time, one thread: what a step costs the core it runs on,
+    which is about what it takes on an idle machine, however busy this one is);
+    the run of one step is the rest of a run (the model built, the validation
+    loss). The wall time per step is train's own, and follows the load."""
     from snippets.real_text.ex02_model import Config
     from snippets.real_text.ex04_train import train
 
     models = [(s["d_model"], h) for s in SETTINGS.values() for h in s["heads"]]
     samples = {model: [] for model in models}
+    steps = TIMING["steps"]
     for _ in range(TIMING["rounds"]):
         for d_model, h in models:
             config = Config(num_heads=h, d_model=d_model)
-            samples[d_model, h].append(train(config, 0, TIMING["steps"])[2])
-    return [(*m, round(statistics.median(samples[m]), 1)) for m in models]
+            start = time.process_time()
+            train(config, 0, 1)
+            rest = time.process_time()
+            wall = train(config, 0, 1 + steps)[2]
+            done = time.process_time()
+            cpu = 1000 * ((done - rest) - (rest - start)) / steps
+            samples[d_model, h].append((wall, cpu, rest - start))
+    medians = []
+    for model in models:
+        columns = zip(*samples[model], strict=True)  # wall, CPU, rest
+        wall, cpu, rest = (statistics.median(column) for column in columns)
+        medians.append((*model, round(wall, 1), round(cpu, 1), round(rest, 2)))
+    return medians
 
 
 def jobs() -> list[tuple[int, int, int]]:
@@ -229,12 +256,14 @@ def main() -> None:
     where = machine(trained, minutes, load_before, args.jobs)
     print(f"{len(runs)} runs ({trained} trained now) in {minutes:.1f} minutes;",
           "timing a step of each model")  # fmt: skip
-    load = os.getloadavg()[0]
+    load, timed = os.getloadavg()[0], time.perf_counter()
     timing = {
         **TIMING,
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-        "load average": round(load, 1),
-        "ms per step": time_steps(),
+        "load average before": round(load, 1),
+        "models": time_steps(),
+        "load average after": round(os.getloadavg()[0], 1),
+        "wall minutes": round((time.perf_counter() - timed) / 60, 1),
     }
     results = {
         "code": code_key(),

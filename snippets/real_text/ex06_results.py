@@ -6,6 +6,9 @@ import statistics
 
 fields = sweep_results["fields"]
 runs = [dict(zip(fields, run, strict=True)) for run in sweep_results["runs"]]
+timing = sweep_results["timing"]
+speed = {(t[0], t[1]): dict(zip(timing["fields"], t, strict=True))
+         for t in timing["models"]}  # fmt: skip
 
 
 def losses(d_model, h):
@@ -15,16 +18,34 @@ def losses(d_model, h):
 
 
 def ms_per_step(d_model, h):
-    """Timed after the sweep, every model in turn, on one thread (the runs'
-    own timings, two at a time on a shared machine, follow its load)."""
-    timing = sweep_results["timing"]["ms per step"]
-    return next(ms for d, heads, ms in timing if (d, heads) == (d_model, h))
+    """CPU milliseconds per training step, one thread: about what a step
+    takes on an idle core (the runs' wall times follow the machine's load)."""
+    return speed[d_model, h]["CPU ms per step"]
+
+
+def run_seconds(r):
+    """One run on an idle core: its steps, the model built, the validation."""
+    model = speed[r["d_model"], r["heads"]]
+    rest = model["CPU seconds, rest of a run"]
+    return rest + r["steps"] * model["CPU ms per step"] / 1000
+
+
+def idle_minutes(cores, d_model=None):
+    """How long the recorded runs (of one width, or all) would take on `cores`
+    idle cores: each run, slowest first, on the first core that is free."""
+    chosen = [r for r in runs if d_model in (None, r["d_model"])]
+    seconds = sorted(map(run_seconds, chosen), reverse=True)
+    busy = [0.0] * cores  # seconds of work given to each core so far
+    for s in seconds:
+        busy[busy.index(min(busy))] += s
+    return max(busy) / 60
 
 
 def table(d_model):
     heads = sweep_results["settings"][f"width {d_model}"]["heads"]
     print(f"d_model = {d_model}: validation loss, nats per character")
-    print("   h  d_head   mean ± sd      seeds 0 to 4", " " * 18, "ms/step")
+    print("   h  d_head   mean ± sd      seeds 0 to 4",
+          " " * 12, "CPU ms/step")  # fmt: skip
     for h in heads:
         loss = losses(d_model, h)
         each = " ".join(f"{x:.3f}" for x in loss)
@@ -33,16 +54,16 @@ def table(d_model):
               f"{ms_per_step(d_model, h):7.0f}")  # fmt: skip
 
 
-m, timing = sweep_results["machine"], sweep_results["timing"]
+m = sweep_results["machine"]
 print(f"make sweep, {m['date']}, {m['cpu']}, {m['cores']} cores:",
       f"{len(runs)} runs, {m['runs at once']} at a time,",
       f"{m['wall minutes']:.0f} minutes")  # fmt: skip
 print(f"  load average {m['load average before']} before,",
       f"{m['load average after']} after")  # fmt: skip
-print(
-    f"ms/step: median of {timing['rounds']} rounds of {timing['steps']}",
-    f"steps per model, one thread, load average {timing['load average']}",
-)
+print(f"CPU ms/step: one thread, the median of {timing['rounds']} rounds",
+      f"of {timing['steps']} steps, timed after the runs")  # fmt: skip
+print(f"the same runs on {m['cores']} idle cores:",
+      f"about {idle_minutes(m['cores']):.0f} minutes")  # fmt: skip
 print()
 table(64)
 # --8<-- [end:page]

@@ -5,11 +5,13 @@ fields named in "fields": the steps trained, the validation loss in nats per
 character, the milliseconds per training step (one thread, two runs at a time
 on the machine in "machine", which others shared), the mean training loss of
 the first 100 steps (which the suite checks by training them again) and the
-run's wall time in seconds. "timing": milliseconds per training step of each
-(d_model, h), the median of rounds in which every model trains in turn."""
+run's wall time in seconds. "timing": a training step of each (d_model, h),
+timed after the runs, in rounds in which every model trains in turn on one
+thread: the medians of its wall and CPU milliseconds, and the CPU seconds of
+the rest of a run (building the model, the validation loss)."""
 
 sweep_results = {
-    "code": "ff80f6b25deae2bc",
+    "code": "03a85ec50f3c665e",
     "runs key": "927e7123e8e6cd9c",
     "corpus": "37d06970fc926e60",
     "machine": {
@@ -28,17 +30,26 @@ sweep_results = {
     "timing": {
         "rounds": 5,
         "steps": 30,
+        "fields": (
+            "d_model",
+            "heads",
+            "wall ms per step",
+            "CPU ms per step",
+            "CPU seconds, rest of a run",
+        ),
         "date": "2026-12-01",
-        "load average": 5.9,
-        "ms per step": [
-            (64, 1, 143.5),
-            (64, 2, 141.6),
-            (64, 4, 159.4),
-            (64, 8, 194.8),
-            (64, 16, 333.9),
-            (128, 1, 459.7),
-            (128, 2, 454.3),
+        "load average before": 5.2,
+        "models": [
+            (64, 1, 53.8, 23.2, 0.19),
+            (64, 2, 50.1, 25.4, 0.2),
+            (64, 4, 59.1, 27.4, 0.22),
+            (64, 8, 75.8, 37.4, 0.31),
+            (64, 16, 146.2, 53.4, 0.51),
+            (128, 1, 134.0, 65.3, 0.54),
+            (128, 2, 111.4, 67.7, 0.58),
         ],
+        "load average after": 6.1,
+        "wall minutes": 2.5,
     },
     "settings": {
         "width 64": {"d_model": 64, "heads": (1, 2, 4, 8, 16)},
