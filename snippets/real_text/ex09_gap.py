@@ -22,4 +22,7 @@ for h in heads[1:]:
     gap, in_sd, lower = compare(64, 1, h)
     print(f"  h = {h:2}, d_head = {64 // h:2}:  {gap:+.3f}  {in_sd:+11.1f}",
           f"     {lower} of {len(losses(64, h))} seeds")  # fmt: skip
+spread = statistics.mean(statistics.variance(losses(64, h)) for h in heads)
+spread = spread**0.5  # the seeds' sd, pooled over every h at this width
+print(f"the seeds' standard deviation at width 64, pooled: {spread:.3f} nats")
 # --8<-- [end:page]
