@@ -154,7 +154,7 @@ def test_the_sweep_results_are_for_this_code():
     assert sweep_results["code"] == head_sweep.code_key(), (
         "snippets/real_text/sweep_results.py is stale: the page's model or "
         "training code, or the sweep's, changed since `make sweep` wrote it. Run "
-        "`make sweep` (about 25 minutes on 2 cores), which rewrites it and the "
+        "`make sweep` (about 26 minutes on 2 idle cores), which rewrites it and the "
         "page's output blocks."
     )
 
@@ -362,12 +362,13 @@ def test_prose_numbers():
                 f"about {results.idle_minutes(1, 64):.0f} minutes.",
             "wall minutes": [
                 f"took {m['wall minutes']:.0f} minutes on the clock",
-                f"not the {m['wall minutes']:.0f} minutes,",
+                f"not the {m['wall minutes']:.0f} minutes, is what",
             ],
-            "load averages": f"{m['load average before']} to "
-                             f"{m['load average after']}",
+            "load averages": f"was {m['load average before']} as it started and "
+                             f"{m['load average after']} as it ended",
             "idle estimate": f"about {results.idle_minutes(m['cores']):.0f} "
                              "minutes of two idle cores",
+            "the timing": f"the timing about {results.timing_minutes():.0f} more;",
             "16 heads' CPU time": [f"{ratio16} times as much", f"{ratio16} times the"],
             "two heads behind": f"only {-compare[2][0]:.3f} nats behind",
             "four heads behind": f"{-compare[4][1]:.1f} standard deviations",

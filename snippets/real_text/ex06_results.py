@@ -41,6 +41,15 @@ def idle_minutes(cores, d_model=None):
     return max(busy) / 60
 
 
+def timing_minutes():
+    """The timing after the runs, on one idle core: in each round, every
+    model trains for 1 step, then for 1 + timing["steps"] steps."""
+    per_round = sum(2 * t["CPU seconds, rest of a run"]
+                    + (timing["steps"] + 2) * t["CPU ms per step"] / 1000
+                    for t in speed.values())  # fmt: skip
+    return timing["rounds"] * per_round / 60
+
+
 def table(d_model):
     heads = sweep_results["settings"][f"width {d_model}"]["heads"]
     print(f"d_model = {d_model}: validation loss, nats per character")
@@ -62,8 +71,9 @@ print(f"  load average {m['load average before']} before,",
       f"{m['load average after']} after")  # fmt: skip
 print(f"CPU ms/step: one thread, the median of {timing['rounds']} rounds",
       f"of {timing['steps']} steps, timed after the runs")  # fmt: skip
-print(f"the same runs on {m['cores']} idle cores:",
-      f"about {idle_minutes(m['cores']):.0f} minutes")  # fmt: skip
+print(f"on {m['cores']} idle cores: the runs about",
+      f"{idle_minutes(m['cores']):.0f} minutes, the timing about",
+      f"{timing_minutes():.0f} more")  # fmt: skip
 print()
 table(64)
 # --8<-- [end:page]
