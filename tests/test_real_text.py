@@ -395,3 +395,22 @@ def test_prose_numbers():
                      "512", "256", "2000", "2017", "2020", "2023", "25",
                      "3", "12", "768", "20", "6.2"},
     )  # fmt: skip
+
+
+def test_the_figure_draws_every_seed_and_the_mean_and_sd_of_each_h():
+    for ax, setting in zip(figure.axes, SETTINGS.values(), strict=True):
+        d_model, heads = setting["d_model"], setting["heads"]
+        dots = [line for line in ax.get_lines() if line.get_marker() == "o"]
+        assert len(dots) == len(heads)
+        for line, h in zip(dots, heads, strict=True):
+            assert list(line.get_ydata()) == results.losses(d_model, h)
+        bars = [c for c in ax.containers if hasattr(c, "has_yerr")]
+        assert len(bars) == len(heads)
+        for bar, h in zip(bars, heads, strict=True):
+            loss = results.losses(d_model, h)
+            (mean,) = bar.lines[0].get_ydata()
+            assert mean == pytest.approx(statistics.mean(loss))
+            (segment,) = bar.lines[2][0].get_segments()
+            low, high = segment[0][1], segment[1][1]
+            sd = statistics.stdev(loss)
+            assert (low, high) == pytest.approx((mean - sd, mean + sd))
