@@ -201,10 +201,23 @@ def test_one_run_trained_again_gives_its_record(monkeypatch):
 # --- the page's tiny sweep ---------------------------------------------------------
 
 
-def test_the_tiny_sweep_is_the_trainings_validation_loss():
-    assert list(sweep.tiny) == [1, 4]
-    loss = training.train(model.Config(4), seed=0, steps=20)[1]
-    assert sweep.tiny[4] == [loss]
+def test_the_sweep_returns_each_runs_validation_loss(monkeypatch):
+    """sweep() is train's validation loss, for each h and seed in order, with
+    the setting passed on (train itself faked: the page's block runs the real
+    one and its output block is checked)."""
+    calls = []
+
+    def fake_train(config, seed, steps):
+        calls.append((config, seed, steps))
+        return [], config.num_heads + seed / 10 + steps / 1e4, 0.0
+
+    assert list(sweep.tiny) == [1, 4] and all(len(v) == 1 for v in sweep.tiny.values())
+    monkeypatch.setattr(sweep.lazy_module(), "train", fake_train)
+    got = sweep.sweep(heads=[2, 8], seeds=[0, 3], steps=7, d_model=128)
+    assert got == {2: [2.0007, 2.3007], 8: [8.0007, 8.3007]}
+    assert [(c.num_heads, c.d_model, seed, steps) for c, seed, steps in calls] == [
+        (2, 128, 0, 7), (2, 128, 3, 7), (8, 128, 0, 7), (8, 128, 3, 7)
+    ]  # fmt: skip
 
 
 def test_the_tiny_sweeps_printed_digits_are_far_from_a_rounding_edge():
