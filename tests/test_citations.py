@@ -65,7 +65,7 @@ CITATIONS = {
     "real-text.md": {
         "Vaswani": ["Table 3, rows (A)", "Table 3, rows (B)", "section 6.2"],
         "Bhojanapalli": ["abstract"],
-        "Karpathy": ["chapter \"multi-headed self-attention\""],
+        "Karpathy": ['chapter "multi-headed self-attention"'],
     },
     "real-model.md": {
         "Clark": ["§3", "§3.2"],  # the list items after §3 cite §3.1

@@ -10,6 +10,7 @@ settings = list(sweep_results["settings"].values())
 fig = Figure(figsize=(7, 3.4), layout="constrained")
 widths = [len(s["heads"]) + 0.5 for s in settings]  # a column per h
 axes = fig.subplots(1, len(settings), sharey=True, width_ratios=widths)
+axes[0].set_ylabel("validation loss (nats per character)")
 for ax, setting in zip(axes, settings, strict=True):
     d_model, heads = setting["d_model"], setting["heads"]
     for place, h in enumerate(heads):
@@ -23,5 +24,4 @@ for ax, setting in zip(axes, settings, strict=True):
     ax.set_xlim(-0.6, len(heads) - 0.4)
     ax.set_xlabel(f"heads h, each of width {d_model} / h")
     ax.set_title(f"d_model = {d_model}")
-axes[0].set_ylabel("validation loss (nats per character)")
 # --8<-- [end:page]
