@@ -1,7 +1,7 @@
 from snippets.real_text.sweep_results import sweep_results
 
 # isort: split
-# --8<-- [start:page]
+# --8<-- [start:reading]
 import statistics
 
 fields = sweep_results["fields"]
@@ -50,6 +50,8 @@ def timing_minutes():
     return timing["rounds"] * per_round / 60
 
 
+# --8<-- [end:reading]
+# --8<-- [start:page]
 def table(d_model):
     heads = sweep_results["settings"][f"width {d_model}"]["heads"]
     print(f"d_model = {d_model}: validation loss, nats per character")
