@@ -1,5 +1,5 @@
-"""MkDocs hook: three kinds of collapsed block, and the output blocks, stay out
-of the search index.
+"""MkDocs hook: three kinds of collapsed block, the output blocks and the code's
+docstrings stay out of the search index.
 
 - "From earlier pages (run this first)": that code is indexed on the page it
   comes from. Indexed again on every page that reruns it, it was the index's
@@ -11,6 +11,8 @@ of the search index.
 - Output blocks (what a code block prints, which the tests compare with it):
   numbers and tables; the code that prints them and the prose that reads them
   are indexed.
+- Docstrings in the code (Pygments' class "sd"): what a function does, which the
+  prose around the block says too; the code itself and its comments are indexed.
 
 The index is loaded by every page (it counts in each page's weight budget,
 tests/test_site_build.py). Material's search skips any element with a
@@ -39,14 +41,17 @@ OUTPUT = re.compile(
     r'(<!--pytest-codeblocks:expected-output-->\s*<div class="language-text highlight")'
 )
 EXCLUDED_OUTPUT = r'\1 data-search-exclude="output"'
+DOCSTRING = '<span class="sd">'
+EXCLUDED_DOCSTRING = '<span class="sd" data-search-exclude="docstring">'
 
 
 def exclude_run_first(html: str) -> str:
     """The page's HTML with its run-this-first blocks, the data blocks that
-    `make` writes, the code that draws its figures and its output blocks marked
-    for search to skip."""
+    `make` writes, the code that draws its figures, its output blocks and its
+    docstrings marked for search to skip."""
     html = MADE_DATA.sub(EXCLUDED_DATA, RUN_FIRST.sub(EXCLUDED, html))
-    return OUTPUT.sub(EXCLUDED_OUTPUT, html)
+    html = OUTPUT.sub(EXCLUDED_OUTPUT, html)
+    return html.replace(DOCSTRING, EXCLUDED_DOCSTRING)
 
 
 def on_page_content(html, page, config, files):
