@@ -130,9 +130,9 @@ seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); t
 
 # Writes snippets/real_text/sweep_results.py, then the output blocks of the page that
 # prints from it, so that the tests agree with the new records. Under nice: it keeps
-# both cores busy for about 26 minutes on an idle machine (the page estimates it from
+# both cores busy for about 27 minutes on an idle machine (the page estimates it from
 # the CPU time per step it records), far longer on a busy one.
-sweep: $(STAMP)  ## the real-text page's sweep of heads and seeds (about 26 minutes on 2 idle cores); the page shows it
+sweep: $(STAMP)  ## the real-text page's sweep of heads and seeds (about 27 minutes on 2 idle cores); the page shows it
 	nice -n 10 $(BIN)/python -m benchmarks.head_sweep
 	$(BIN)/python -m pytest docs/real-text.md --update-outputs -q -p no:cacheprovider
 

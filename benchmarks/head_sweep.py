@@ -21,7 +21,7 @@ stale. Each finished run is also saved under .cache/real_text/ (keyed on
 "machine" entry describes the invocation that trained every run, and is kept by
 an invocation that only retimes; after a resumed sweep it says how many runs
 were trained in it, and the suite fails (delete .cache/real_text/ for a full,
-timed sweep). About 26 minutes on two idle cores (the page estimates it from
+timed sweep). About 27 minutes on two idle cores (the page estimates it from
 the CPU time per step recorded), far longer on a busy machine.
 """
 

@@ -154,7 +154,7 @@ def test_the_sweep_results_are_for_this_code():
     assert sweep_results["code"] == head_sweep.code_key(), (
         "snippets/real_text/sweep_results.py is stale: the page's model or "
         "training code, or the sweep's, changed since `make sweep` wrote it. Run "
-        "`make sweep` (about 26 minutes on 2 idle cores), which rewrites it and the "
+        "`make sweep` (about 27 minutes on 2 idle cores), which rewrites it and the "
         "page's output blocks."
     )
 
