@@ -334,6 +334,12 @@ def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
         marked = exclude_run_first(html)
         assert ("data-search-exclude" in marked) == excluded, summary
         assert marked.count("data-search-exclude") <= 1
+    output = '<div class="language-text highlight"><pre><code>1</code></pre></div>'
+    marked = exclude_run_first("<!--pytest-codeblocks:expected-output-->\n" + output)
+    assert marked.count('data-search-exclude="output"') == 1
+    assert "data-search-exclude" not in exclude_run_first(output)  # code, not output
+    code = '<span class="k">def</span> <span class="sd">"""Doc."""</span>'
+    assert exclude_run_first(code).count('data-search-exclude="docstring"') == 1
 
 
 def test_the_records_that_make_writes_are_not_indexed(built_site):
@@ -342,6 +348,10 @@ def test_the_records_that_make_writes_are_not_indexed(built_site):
     for data in ("seed_results = {", "design_results = {", "bench = {"):
         assert data not in text, data  # training page, cost page
     assert "fig.subplots" not in text  # the code that draws the figures
+    assert "d_head = 64: 117,479 parameters" not in text  # an output block
+    assert "def count_parameters(model)" in text  # the code that prints it
+    assert "def validation_loss(model, context)" in text  # the code is indexed,
+    assert "Mean cross-entropy, in nats per character" not in text  # its docstring not
     assert "def where_heads_look" in text  # other code is indexed
     pages = sorted(built_site.glob("*/index.html"))
     with_records = {
