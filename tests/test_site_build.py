@@ -26,7 +26,14 @@ from hooks.katex import (
     Katex,
     typeset,
 )
-from hooks.page_load import SWITCHING, page_load_edits
+from hooks.page_load import (
+    EXPLORER,
+    SWITCHING,
+    THEME_PATCHES,
+    Patch,
+    page_load_edits,
+    patch_bundle,
+)
 from hooks.search_index import exclude_run_first
 from tests.browser.browser_kit import built_site as shared_build
 from tests.pages import ROOT, copy_sources
@@ -416,6 +423,71 @@ def test_the_body_carries_the_attribute_materials_palette_sets(built_site):
             assert 'loading="lazy"' in img, f"{page}: {img}"
             figures += 1
     assert figures >= len(FIGURES)
+
+
+def test_page_load_edits_make_code_focusable_and_wrap_tables():
+    html = (
+        '<body><div class="language-python highlight"><span class="filename">'
+        "a.py</span><pre><span></span><code>x = 1\n</code></pre></div>"
+        '<div class="language-text highlight"><pre><span></span><code>1</code></pre>'
+        "</div><p>Inline <code>x</code> stays.</p>"
+        "<table>\n<thead><tr><th>a</th></tr></thead></table>"
+        '<table class="own"><tr><td>b</td></tr></table></body>'
+    )
+    assert page_load_edits(html) == (
+        f'<body {SWITCHING}><div class="language-python highlight"><span '
+        'class="filename">a.py</span><pre><span></span><code tabindex="0">x = 1\n'
+        '</code></pre></div><div class="language-text highlight"><pre><span></span>'
+        '<code tabindex="0">1</code></pre></div><p>Inline <code>x</code> stays.</p>'
+        '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
+        "<table>\n<thead><tr><th>a</th></tr></thead></table></div></div>"
+        '<table class="own"><tr><td>b</td></tr></table></body>'
+    )
+
+
+def test_only_the_explorers_page_is_marked_as_such():
+    explorer = '<body><div id="explorer" class="heads-explorer"></div></body>'
+    assert page_load_edits(explorer).startswith(f"<body {SWITCHING} {EXPLORER}>")
+    assert EXPLORER not in page_load_edits('<body><p id="explorers">')
+
+
+def test_a_patch_to_materials_script_applies_once_or_stops_the_build():
+    patch = Patch(why="the reason", old="f(1);", new="f(2);")
+    script = "a();f(1);b();\n//# sourceMappingURL=bundle.min.js.map\n"
+    assert patch_bundle(script, [patch]) == "a();f(2);b();\n"
+    for count in (0, 2):
+        with pytest.raises(
+            PluginError, match=f"(?s){count} copies.*the reason.*f\\(1\\)"
+        ):
+            patch_bundle("a();" + "f(1);" * count, [patch])
+
+
+def test_the_site_serves_materials_script_patched(built_site):
+    """Every patch of hooks/page_load.py is in the script the site serves, and no
+    longer what it replaced; the theme's own copy is as Material ships it."""
+    from material import templates
+
+    name = "assets/javascripts/bundle.*.min.js"
+    served = next(built_site.glob(name)).read_text(encoding="utf-8")
+    shipped = next(Path(templates.__file__).parent.glob(name)).read_text("utf-8")
+    for patch in THEME_PATCHES:
+        assert patch.new in served and patch.old not in served, patch.why
+        assert patch.old in shipped
+    assert "sourceMappingURL" not in served
+    assert 'name:"color-scheme"' not in served  # the palette's meta, see the patch
+
+
+def test_every_page_has_its_code_focusable_and_its_tables_wrapped(built_site):
+    tables = 0
+    for page, html in built_pages(built_site).items():
+        assert not re.search(r"<pre\b[^>]*>(<span></span>)?<code>", html), page
+        for table in re.finditer(r"<table\b[^>]*>", html):
+            before = html[: table.start()]
+            assert before.endswith('<div class="md-typeset__table">'), page
+            tables += 1
+        marked = EXPLORER in re.search(r"<body\b[^>]*>", html)[0]
+        assert marked == (page == "explorer"), page
+    assert tables >= 2  # the index's notation and the cost page's table
 
 
 FAULTS = {

@@ -9,16 +9,23 @@ import pytest
 
 from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes
 
+ROOT_SCHEME = "() => getComputedStyle(document.documentElement).colorScheme"
+
 
 def test_palette_toggle_switches_schemes(page, problems):
+    """The body's scheme, and the page's own (its scroll bars and canvas), which
+    Material's palette writes on the root (hooks/page_load.py's patch)."""
     page.goto("")
     body = page.locator("body")
     assert body.get_attribute("data-md-color-scheme") == "default"
+    assert page.evaluate(ROOT_SCHEME) == "light"
     toggle = "label.md-header__button[for^='__palette_']:visible"
     page.locator(toggle).click()
     assert body.get_attribute("data-md-color-scheme") == "slate"
+    assert page.evaluate(ROOT_SCHEME) == "dark"
     page.locator(toggle).click()
     assert body.get_attribute("data-md-color-scheme") == "default"
+    assert page.evaluate(ROOT_SCHEME) == "light"
 
 
 def test_transitions_come_back_after_load(page, problems):
@@ -74,13 +81,32 @@ def test_pages_do_not_shift_as_they_load(browser, base_url, viewport):
     assert shifts == {}, f"layout shifts (score, what moved): {shifts}"
 
 
+def index_requests(problems) -> list[str]:
+    return [url for url in problems.requested if "search_index.json" in url]
+
+
 def test_search_finds_softmax(page, problems):
+    """The search index loads when the reader opens search, not with every page
+    (hooks/page_load.py's patch), and search finds what it should."""
     page.goto("")
+    page.wait_for_load_state("networkidle")
+    assert index_requests(problems) == []
     page.keyboard.press("/")
     page.keyboard.type("softmax")
     results = page.locator(".md-search-result__item")
     results.first.wait_for()
     assert "softmax" in results.first.inner_text().lower()
+    assert len(index_requests(problems)) == 1
+
+
+def test_a_search_results_link_highlights_its_terms(page, problems):
+    """A search result links to its page with ?h=: that page loads the index and
+    marks the terms (Material's search.highlight)."""
+    page.goto("one-head/?h=softmax")
+    marks = page.locator(".md-content mark")
+    marks.first.wait_for()
+    assert marks.first.inner_text().lower() == "softmax"
+    assert len(index_requests(problems)) == 1
 
 
 def test_a_missing_page_gets_the_helpful_404(page, problems, base_url):
