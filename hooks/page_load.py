@@ -143,6 +143,24 @@ THEME_PATCHES = [
             "(e.replaceWith(ei),ei.replaceWith(Un(e))),$({ref:e})}"
         ),
     ),
+    Patch(
+        why=(
+            "Material sets each annotation up (docs/one-head.md's `{ .annotate }`: "
+            "the numbered note becomes a button with a tooltip) as the page loads, "
+            "and measures where its marker is, which made Chromium restyle and lay "
+            "out the paragraph and draw the marker's icon: 35 to 40 ms of CPU in one "
+            "task, the one-head page's longest. An annotation is now set up when it "
+            "comes within a screen's height of the screen, as code blocks are "
+            "(content.lazy), before the reader can see it."
+        ),
+        old='...M(".annotate:not(.highlight)",e).map(i=>zn(i,{target$:o,print$:n}))',
+        new=(
+            '...M(".annotate:not(.highlight)",e).map(i=>new F(s=>{let a=new '
+            "IntersectionObserver(([c])=>{c.isIntersecting&&s.next()},"
+            '{rootMargin:"100% 0px"});return a.observe(i),()=>a.disconnect()})'
+            ".pipe(Ee(1),b(()=>zn(i,{target$:o,print$:n}))))"
+        ),
+    ),
 ]
 SOURCE_MAP = re.compile(r"\n//# sourceMappingURL=\S+\s*$")
 

@@ -7,7 +7,12 @@ import re
 
 import pytest
 
-from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes
+from tests.browser.browser_kit import (
+    ARTIFACTS,
+    Problems,
+    axe_both_schemes,
+    draw_whole_page,
+)
 
 ROOT_SCHEME = "() => getComputedStyle(document.documentElement).colorScheme"
 
@@ -38,6 +43,32 @@ def test_transitions_come_back_after_load(page, problems):
     page.locator("label.md-header__button[for^='__palette_']:visible").click()
     page.wait_for_function(gone)
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+
+
+def test_an_annotation_is_set_up_before_the_reader_reaches_it(page, problems):
+    """Material turns an annotation's note into a tooltip behind a button when the
+    annotation comes within a screen of the screen (hooks/page_load.py's patch),
+    not as the page loads: one-head's is further down, and the reader who scrolls
+    there finds it set up, its list hidden and its button in place."""
+    page.goto("one-head/")
+    page.wait_for_load_state("networkidle")
+    annotations = page.locator(".md-annotation")
+    assert annotations.count() == 0
+    draw_whole_page(page)  # every block at its height: the scrolling below is exact
+    assert annotations.count() == 0
+    # the paragraph four fifths of a screen below the bottom of the screen
+    page.evaluate(
+        """() => window.scrollTo(0, scrollY - 1.8 * innerHeight +
+            document.querySelector('.annotate').getBoundingClientRect().top)"""
+    )
+    annotations.first.wait_for(state="attached")
+    assert page.evaluate(
+        "() => document.querySelector('.annotate').getBoundingClientRect().top"
+    ) > page.evaluate("() => innerHeight")  # not yet on the screen
+    note = page.locator(".md-annotation .md-tooltip__inner").first
+    assert "variance" in note.inner_text()
+    listed = "() => document.querySelector('.annotate ~ ol').hidden"
+    assert page.evaluate(listed)
 
 
 # The layout shifts of the page so far (the observer hands over the buffered ones
