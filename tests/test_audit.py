@@ -253,10 +253,12 @@ def test_each_run_is_divided_by_the_bare_runs_beside_it():
 
 def test_the_ratio_table_shows_what_it_has():
     figures = {"tbt": 268.4, "style": 589.0}
-    ratios = {"tbt": 1.714, "style": 1.03, "cpu_tbt": None}
-    cpu = {"performance": 100, "tbt": 38.2}
-    assert ratio_row("training", figures, ratios, cpu).split() == (
-        "training 268 1.71 589 1.03 100 38 -".split()
+    cpu = {"performance": 100, "tbt": 38.2, "style": 301.4}
+    assert ratio_row(
+        "training", figures, {"tbt": 1.714, "style": 1.03}, cpu
+    ).split() == ("training 268 1.71 589 1.03 100 38 301".split())
+    assert ratio_row("training", figures, {"tbt": None}, cpu).split() == (
+        "training 268 - 589 - 100 38 301".split()
     )
 
 
