@@ -34,7 +34,12 @@ Edits to each page's HTML (`page_load_edits`):
    selectors, which Chromium re-checks on every element the parser inserts into
    the article and the main area, on every page.
 
-And one edit to Material's own script (`patch_bundle`), see THEME_PATCHES.
+And edits to Material's own script (`patch_bundle`, THEME_PATCHES, each with its
+reason and what it bought): the site serves a copy of Material's bundle with them,
+and the build stops, naming the patch, when Material's code for one is not there
+exactly once (after an upgrade of Material: look at the patch again). The other
+edit to what Material does at load is in overrides/main.html (its classes on
+<html>, set before the first style).
 """
 
 from __future__ import annotations
@@ -55,8 +60,6 @@ CODE = re.compile(
     r'(<div class="(?:language-[^"]* )?highlight">(?:<span class="filename">[^<]*'
     r"</span>)?<pre\b[^>]*>(?:<span></span>)?)<code>"
 )
-
-
 # a table Material would wrap (`table:not([class])`); Markdown tables do not nest
 TABLE = re.compile(r"<table>.*?</table>", re.S)
 WRAPPER = '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">{}</div>'
