@@ -3,33 +3,23 @@ traces, `scripts/audit.py --keep`; issues 22 and 31).
 
 Edits to each page's HTML (`page_load_edits`):
 
-1. The body starts out with Material's `data-md-color-switching` attribute.
-   Material's palette sets it on every load (while it is there, transitions are
-   off, so that colours do not fade as a scheme is applied) and removes it a
-   moment later. Its stylesheet has the rule `[data-md-color-switching] *`, so
-   setting the attribute made Chromium restyle every element of the page and its
-   ::before and ::after, inside Material's longest task, the evaluation of its
-   script: 18 ms of the 60 ms of CPU that task took on the cost page in
-   Lighthouse's mobile run, which counts it four times over. When the attribute is
-   already there, setting it again changes nothing; Material removes it as before
-   (a restyle in a task of its own), and toggling the scheme works as it did.
-2. The figures load when the reader scrolls near them (`loading="lazy"`), not with
+1. The figures load when the reader scrolls near them (`loading="lazy"`), not with
    the page: every one is far below the first screen, and the three of the
    training page (18 KB) were fetched alongside the stylesheets the first paint
    waits for.
-3. Every code block's `<code>` is focusable from the start (`tabindex="0"`), so
+2. Every code block's `<code>` is focusable from the start (`tabindex="0"`), so
    that a keyboard can scroll one that is wider than the page. Material makes a
    block that scrolls focusable, and takes the focus back from one that does not,
    only as it sets the block up, when the block comes into view (`content.lazy`,
    mkdocs.yml); until then axe found the blocks below it unreachable. This was a
    script's loop over every block at load; written into the HTML it costs nothing.
-4. Every table comes in Material's scrolling wrapper
+3. Every table comes in Material's scrolling wrapper
    (`div.md-typeset__scrollwrap > div.md-typeset__table`), which Material's
    script put around it as the page loaded: moving the table restyled it and the
    article around it (the cost page's table and its math: 25 ms of CPU in one task,
    a fifth of what the page's load restyled). Material's script skips a table that
    is already wrapped (THEME_PATCHES).
-5. The explorer's page says so on its body (`data-heads-explorer`), for the two
+4. The explorer's page says so on its body (`data-heads-explorer`), for the two
    rules of heads.css that are the explorer's. They were `:has(#explorer)`
    selectors, which Chromium re-checks on every element the parser inserts into
    the article and the main area, on every page.
@@ -67,12 +57,12 @@ WRAPPER += "</div>"
 
 
 def page_load_edits(html: str) -> str:
-    """The page with its body marked as switching (and as the explorer's, on its
-    page), its figures lazy, its code blocks focusable and its tables wrapped."""
-    explorer = f" {EXPLORER}" if 'id="explorer"' in html else ""
-    html, bodies = BODY.subn(f"<body {SWITCHING}{explorer}", html, count=1)
-    if bodies != 1:
-        raise PluginError("the page has no <body> to mark")
+    """The page with its figures lazy, its code blocks focusable, its tables
+    wrapped, and its body marked as the explorer's on that page."""
+    if 'id="explorer"' in html:
+        html, bodies = BODY.subn(f"<body {EXPLORER}", html, count=1)
+        if bodies != 1:
+            raise PluginError("the explorer's page has no <body> to mark")
     html = FIGURE.sub('<img loading="lazy"', html)
     html = TABLE.sub(lambda table: WRAPPER.format(table[0]), html)
     return CODE.sub(r'\1<code tabindex="0">', html)
@@ -94,6 +84,41 @@ class Patch:
 
 BUNDLE = "assets/javascripts/bundle.*.min.js"  # Material 9.8.2's is bundle.a5f9d56c
 THEME_PATCHES = [
+    Patch(
+        why=(
+            "Material's palette set data-md-color-switching on the body each time "
+            "it applied a palette, at every load too, and removed it a frame later; "
+            "its stylesheet's `[data-md-color-switching] *` (transitions off while "
+            "colours change) made both restyle every element of the page (the "
+            "removal was a task of 10 to 13 ms of CPU on training; issue 22 had "
+            "spared the setting by writing the attribute into the HTML). With the "
+            "next patch, the palette sets it only when one of the body's colours "
+            "changes, so that a load restyles nothing, and removing an attribute "
+            "that is not there changes nothing. This one: no setting regardless."
+        ),
+        old=(
+            'if(document.body.setAttribute("data-md-color-switching",""),'
+            's.color.media==="(prefers-color-scheme)")'
+        ),
+        new='if(s.color.media==="(prefers-color-scheme)")',
+    ),
+    Patch(
+        why=(
+            "With the previous patch: the attribute is set just before a colour of "
+            "the body changes (the reader switches, or a first visit in a dark "
+            "scheme); the palette's media, which no stylesheet reads, does not count."
+        ),
+        old=(
+            "for(let[a,c]of Object.entries(s.color))"
+            "document.body.setAttribute(`data-md-color-${a}`,c);"
+        ),
+        new=(
+            'for(let[a,c]of Object.entries(s.color))a!=="media"&&'
+            "document.body.getAttribute(`data-md-color-${a}`)!==c&&"
+            'document.body.setAttribute("data-md-color-switching",""),'
+            "document.body.setAttribute(`data-md-color-${a}`,c);"
+        ),
+    ),
     Patch(
         why=(
             "Material's palette appends a <meta name=color-scheme> and writes the "

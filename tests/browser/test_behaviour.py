@@ -33,16 +33,47 @@ def test_palette_toggle_switches_schemes(page, problems):
     assert page.evaluate(ROOT_SCHEME) == "light"
 
 
-def test_transitions_come_back_after_load(page, problems):
-    """The body starts out marked as switching schemes (transitions off,
-    hooks/page_load.py); Material's palette takes the mark off as it loads, and
-    again after each switch."""
+# Every change of the body's data-md-color-switching from the start of the page:
+# "set" or "removed" (a MutationObserver installed before any script runs).
+WATCH_SWITCHING = """
+    window.switching = [];
+    new MutationObserver((records) => records.forEach((r) => window.switching.push(
+        r.target.hasAttribute(r.attributeName) ? "set" : "removed")))
+        .observe(document, {subtree: true, attributes: true,
+                            attributeFilter: ["data-md-color-switching"]});
+"""
+
+
+def test_a_load_does_not_switch_off_transitions_but_a_switch_does(page, problems):
+    """Material's palette marks the body as switching (transitions off, a restyle
+    of every element) only when a colour changes (hooks/page_load.py's patches):
+    not as a page loads, but when the reader switches, and it takes the mark off
+    after."""
+    page.add_init_script(WATCH_SWITCHING)
     page.goto("cost/")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => window.switching") == []
+    page.locator("label.md-header__button[for^='__palette_']:visible").click()
     gone = "() => !document.body.hasAttribute('data-md-color-switching')"
     page.wait_for_function(gone)
-    page.locator("label.md-header__button[for^='__palette_']:visible").click()
-    page.wait_for_function(gone)
+    assert page.evaluate("() => window.switching") == ["set", "removed"]
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+
+
+def test_a_first_visit_in_a_dark_scheme_switches_without_transitions(browser, base_url):
+    """A reader whose system is dark gets the slate palette from Material's script
+    on a first visit, a change of colours: transitions are off while it happens."""
+    context = browser.new_context(base_url=base_url, color_scheme="dark")
+    page = context.new_page()
+    seen = Problems(base_url)
+    seen.watch(page)
+    page.add_init_script(WATCH_SWITCHING)
+    page.goto("cost/")
+    page.wait_for_function("() => window.switching.length == 2")
+    assert page.evaluate("() => window.switching") == ["set", "removed"]
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    context.close()
+    seen.assert_none()
 
 
 def test_an_annotation_is_set_up_before_the_reader_reaches_it(page, problems):
