@@ -34,6 +34,7 @@ from hooks.page_load import (
     page_load_edits,
     patch_bundle,
 )
+from hooks.page_load import on_files as patch_theme_files
 from hooks.search_index import exclude_run_first
 from tests.browser.browser_kit import built_site as shared_build
 from tests.pages import ROOT, copy_sources
@@ -458,6 +459,18 @@ def test_a_patch_to_materials_script_applies_once_or_stops_the_build():
             PluginError, match=f"(?s){count} copies.*the reason.*f\\(1\\)"
         ):
             patch_bundle("a();" + "f(1);" * count, [patch])
+
+
+def test_materials_script_is_found_once_or_not_at_all():
+    """Two bundles stop the build; none (the hooks run on the docs alone, as
+    tests/test_dependencies.py runs them) leaves the files as they are."""
+
+    class Bundle:
+        src_uri = "assets/javascripts/bundle.0123abcd.min.js"
+
+    with pytest.raises(PluginError, match="2 files match"):
+        patch_theme_files([Bundle(), Bundle()], config={})
+    assert patch_theme_files([], config={}) == []
 
 
 def test_the_site_serves_materials_script_patched(built_site):
