@@ -33,11 +33,11 @@ none of the site's extras (no hooks, no CSS or JavaScript of its own, no templat
 overrides, no plugin but search). One of its pages, BARE_PAGE's prose, is audited
 as often as the pages, interleaved with them: a bare run before the first page and
 after every --bare-every pages (2), and the pages' runs in rounds (every page once,
-then again), so that the machine's load falls on both alike. Each run of a page is
-compared with the bare runs on either side of it (paired_ratios): the table gives
-the median, over the page's runs, of its TBT and its Style & Layout time (CPU in
-style and layout, as Lighthouse scales it) divided by the bare page's. The ratio
-holds from machine to machine where absolute scores do not.
+then again), so that the machine's load falls on both alike. A page is compared
+with the bare runs just before and after its runs (bare_ratios): the table gives
+the median of its TBT, and of its Style & Layout time (CPU in style and layout, as
+Lighthouse scales it), divided by the median of those bare runs'. The ratio holds
+from machine to machine where absolute scores do not.
 
 The machine's load. Lighthouse measures how long each main-thread task took (wall
 clock) and multiplies that by the slowdown; on a busy machine a task also waits for
@@ -208,9 +208,9 @@ def cpu_time_trace(events: list[dict]) -> list[dict]:
     """The trace with every top-level task of the page's main thread as long as the
     CPU time it used (its thread duration, `tdur`) instead of the wall-clock time
     it took (`dur`): everything inside a task is moved and shortened in proportion,
-    so that what was inside it stays inside it. Other threads, and what happened
-    between tasks, are as they were. (The events are copied; the list given is
-    left as it was.)"""
+    so that what was inside it stays inside it (an event that ran past its task's
+    end is cut at it). Other threads, and what happened between tasks, are as
+    they were. (The events are copied; the list given is left as it was.)"""
     thread = main_thread(events)
     out = [dict(e) for e in events]
     if thread is None:
@@ -219,7 +219,14 @@ def cpu_time_trace(events: list[dict]) -> list[dict]:
         (e for e in out if (e.get("pid"), e.get("tid")) == thread and "ts" in e),
         key=lambda e: (e["ts"], -e.get("dur", 0)),
     )
-    start, end, factor = 0.0, -1.0, 1.0  # the current top-level task
+    start, end, factor = 0, -1, 1.0  # the current top-level task
+
+    def moved(t: float) -> int:
+        # whole microseconds, as Chromium writes them: rounding keeps an event
+        # that ended inside its task inside it (Lighthouse stops on one that
+        # ends a fraction of a microsecond after its parent)
+        return round(start + (min(t, end) - start) * factor)
+
     for event in own:
         ts = event["ts"]
         if ts >= end:  # not inside the current task
@@ -227,9 +234,9 @@ def cpu_time_trace(events: list[dict]) -> list[dict]:
                 continue
             start, end = ts, ts + event["dur"]
             factor = min(1.0, event.get("tdur", event["dur"]) / event["dur"])
-        event["ts"] = start + (ts - start) * factor
+        event["ts"] = moved(ts)
         if "dur" in event:
-            event["dur"] = event["dur"] * factor
+            event["dur"] = moved(ts + event["dur"]) - event["ts"]
     return out
 
 
@@ -564,23 +571,27 @@ def schedule(pages: list[str], runs: int, bare_every: int | None) -> list[str]:
     return order
 
 
-def paired_ratios(runs: list[tuple[str, float]]) -> dict[str, list[float]]:
-    """For each page, its runs' values divided by the bare page's beside them: for
-    each run of a page, in the order the runs were made, the mean of the bare run
-    just before it and the one just after it (or the one there is). A run with no
-    bare run, or one whose bare value is 0, gives no ratio."""
+def bare_ratios(runs: list[tuple[str, float]]) -> dict[str, float | None]:
+    """Each page's value against bare Material's beside it: the median of the
+    page's runs divided by the median of the bare runs next to them (the one just
+    before and the one just after each of its runs, in the order the runs were
+    made). A median, not a pairing run by run: one bare run on a busy moment (its
+    TBT 3 times its neighbours') moves the reference by one place, not the page's
+    ratio by a factor of 3. None when there is no bare run, or its median is 0."""
     bare = [i for i, (page, _) in enumerate(runs) if page == BARE]
-    ratios: dict[str, list[float]] = {}
+    values: dict[str, list[float]] = {}
+    beside: dict[str, set[int]] = {}
     for i, (page, value) in enumerate(runs):
         if page == BARE:
             continue
-        before = [runs[j][1] for j in bare if j < i][-1:]
-        after = [runs[j][1] for j in bare if j > i][:1]
-        beside = before + after
-        reference = sum(beside) / len(beside) if beside else 0
-        ratios.setdefault(page, [])
-        if reference > 0:
-            ratios[page].append(value / reference)
+        values.setdefault(page, []).append(value)
+        before = [j for j in bare if j < i][-1:]
+        after = [j for j in bare if j > i][:1]
+        beside.setdefault(page, set()).update(before + after)
+    ratios: dict[str, float | None] = {}
+    for page, found in values.items():
+        reference = median([runs[j][1] for j in sorted(beside[page])])
+        ratios[page] = statistics.median(found) / reference if reference else None
     return ratios
 
 
@@ -687,11 +698,11 @@ RATIOS = {  # what is compared with the bare page, from a run (not the CPU-time
 
 
 def page_ratios(sequence: list[tuple[str, Run]]) -> dict[str, dict[str, float]]:
-    """Each page's median ratio to the bare page, for each of RATIOS."""
+    """Each page's ratio to the bare page (bare_ratios), for each of RATIOS."""
     ratios: dict[str, dict[str, float]] = {}
     for key, value in RATIOS.items():
-        for page, found in paired_ratios([(p, value(r)) for p, r in sequence]).items():
-            ratios.setdefault(page, {})[key] = median(found)
+        for page, ratio in bare_ratios([(p, value(r)) for p, r in sequence]).items():
+            ratios.setdefault(page, {})[key] = ratio
     return ratios
 
 
@@ -699,6 +710,20 @@ def keep(folder: Path, name: str, audit: Audit) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{name}.json").write_text(json.dumps(audit.report))
     shutil.copy(audit.trace, folder / f"{name}.trace.json")
+
+
+def run_figures(sequence: list[tuple[str, Run]]) -> list[dict]:
+    """Every run's figures, in the order made (kept as runs.json with --keep)."""
+    return [
+        {
+            "page": page,
+            **{k: summary(run.report)[k] for k in ("performance", "tbt", "style")},
+            "lcp": summary(run.report)["lcp"],
+            **{f"cpu_{k}": summary(run.cpu)[k] for k in ("performance", "tbt")},
+            "held": run.held > HELD_MS,
+        }
+        for page, run in sequence
+    ]
 
 
 def main() -> int:
@@ -741,6 +766,10 @@ def main() -> int:
         every = args.bare_every if args.bare else None
         done, sequence = measure(urls, schedule(pages, args.runs, every), tmp, args)
         audits = {name: page_audit(runs) for name, runs in done.items()}
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            figures = json.dumps(run_figures(sequence), indent=1)
+            (args.keep / "runs.json").write_text(figures, encoding="utf-8")
         return report(pages, audits, page_ratios(sequence), args)
 
 
@@ -763,8 +792,8 @@ def report(pages: list[str], audits: dict, ratios: dict, args) -> int:
             keep(args.keep, name, audit)
     if args.bare:
         print(
-            f"\nAgainst bare Material ({args.bare}'s prose): each run divided by "
-            "the bare runs beside it, the median of the ratios"
+            f"\nAgainst bare Material ({args.bare}'s prose): each page's median "
+            "divided by that of the bare runs beside its runs"
         )
         print(RATIO_HEADER)
         print("-" * len(RATIO_HEADER))

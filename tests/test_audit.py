@@ -15,12 +15,12 @@ from scripts.audit import (
     ROOT,
     _ConfigLoader,
     bare_config,
+    bare_ratios,
     cpu_time_trace,
     first_frame_held_ms,
     long_task_lines,
     long_tasks,
     main_thread_tasks,
-    paired_ratios,
     ratio_row,
     row,
     schedule,
@@ -204,6 +204,20 @@ def test_each_main_thread_task_is_shortened_to_its_cpu_time_with_what_is_inside(
     assert cpu_time_trace(long_cpu)[0]["dur"] == 100
 
 
+def test_at_cpu_time_what_was_inside_a_task_stays_inside_it():
+    """Whole microseconds, each event within its task: Lighthouse stops on a child
+    that ends a fraction of a microsecond after its parent, and a third of 100 is
+    not a whole number. An event that ran past its task is cut at the task's end."""
+    meta = trace()[:3]  # the threads' names and the first paint
+    task = span("RunTask", 1000, 100, tdur=33)
+    child = span("Layout", 1010, 90)  # ends with its task
+    overrun = span("Paint", 1050, 80)  # ends 30 us after its task
+    moved = cpu_time_trace([*meta, task, child, overrun])[3:]
+    assert [(e["ts"], e["dur"]) for e in moved] == [(1000, 33), (1003, 30), (1016, 17)]
+    for event in moved:
+        assert isinstance(event["ts"], int) and isinstance(event["dur"], int)
+
+
 def test_a_trace_with_no_painted_page_is_left_as_it_was():
     events = [e for e in trace() if e.get("name") != "firstContentfulPaint"]
     assert cpu_time_trace(events) == events
@@ -237,18 +251,26 @@ def test_the_runs_interleave_bare_material_with_the_pages_in_rounds():
     assert schedule(["a", "b"], 2, None) == ["a", "b", "a", "b"]
 
 
-def test_each_run_is_divided_by_the_bare_runs_beside_it():
+def test_a_page_is_divided_by_the_bare_runs_beside_its_runs():
     runs = [
         (BARE, 100.0),
-        ("a", 150.0),  # 150 / mean(100, 300)
-        ("b", 100.0),  # same neighbours: 100 / 200
+        ("a", 150.0),
+        ("b", 100.0),
         (BARE, 300.0),
-        ("a", 600.0),  # only a bare run before it: 600 / 300
+        ("a", 600.0),
+        (BARE, 900.0),  # a busy moment
+        ("b", 400.0),
+        ("a", 210.0),
+        (BARE, 200.0),
     ]
-    assert paired_ratios(runs) == {"a": [0.75, 2.0], "b": [0.5]}
-    # a bare value of 0 (no blocking at all) gives no ratio; no bare run, none
-    assert paired_ratios([(BARE, 0.0), ("a", 50.0), (BARE, 0.0)]) == {"a": []}
-    assert paired_ratios([("a", 50.0)]) == {"a": []}
+    # a: median 210 over the bare runs 100, 300, 900, 200 (median 250)
+    # b: median 250 over the bare runs 100, 300, 900, 200
+    assert bare_ratios(runs) == {"a": 210 / 250, "b": 250 / 250}
+    # the bare runs beside a page's runs only: c's are 300 and 900
+    assert bare_ratios(runs[:5] + [("c", 60.0)] + runs[5:])["c"] == 60 / 600
+    # a bare median of 0 (no blocking at all), or no bare run: no ratio
+    assert bare_ratios([(BARE, 0.0), ("a", 50.0), (BARE, 0.0)]) == {"a": None}
+    assert bare_ratios([("a", 50.0)]) == {"a": None}
 
 
 def test_the_ratio_table_shows_what_it_has():
