@@ -1,5 +1,5 @@
 """MkDocs hook: less work for the browser as a page loads (found in Lighthouse's
-traces, `scripts/audit.py --keep`; issues 22 and 31).
+traces, `scripts/audit.py --keep`).
 
 Edits to each page's HTML (`page_load_edits`):
 

@@ -4,7 +4,7 @@
 The site is built strictly (as the browser suite builds it) and served on 127.0.0.1
 under site_url's path, gzip-compressed as any real host (GitHub Pages included)
 serves it. Lighthouse 12.2.3 (node_modules, pinned in package-lock.json) drives
-the browser suite's Chromium (browser_kit.find_chromium) with the mobile profile,
+the browser suite's Chromium (scripts/find_chromium.py) with the mobile profile,
 its default, and its CPU slowdown at `--throttle` (8: a machine twice as slow as
 Lighthouse's default of 4 stands for, the slow phone a reader may have).
 
@@ -13,7 +13,7 @@ performance at least 95, and a Total Blocking Time at most twice that of bare
 Material's page (BARE_RATIO_GOAL). The site keeps a margin, 98 or more, so that 95
 holds on a slower or busier machine of the same kind.
 
-    .venv/bin/python scripts/audit.py [--throttle X] [--runs N] [--page PATH ...]
+    .venv/bin/python -m scripts.audit [--throttle X] [--runs N] [--page PATH ...]
         [--bare PAGE] [--bare-every K] [--desktop] [--check] [--keep DIR]
         [--site DIR]
 
@@ -62,8 +62,6 @@ page.
 from __future__ import annotations
 
 import argparse
-import gzip
-import io
 import json
 import os
 import shutil
@@ -71,28 +69,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.browser.browser_kit import (  # noqa: E402
-    CHROMIUM_ARGS,
-    NoChromium,
-    SiteHandler,
-    built_site,
-    chromium,
-    page_id,
-    site_pages,
-    site_prefix,
-)
+from hooks.build import build, page_id, serve, site_pages
+from hooks.pages import ROOT
+from scripts.find_chromium import CHROMIUM_ARGS, NoChromium, chromium
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
@@ -104,37 +89,6 @@ THROTTLE = 8  # Lighthouse's CPU slowdown; its mobile default is 4
 BARE_PAGE = "try-it"  # the prose of the bare Material page: a page of middle size
 BARE_EVERY = 2  # a bare run after every this many page runs
 BARE = "bare Material"  # the bare page's name in the tables
-COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg")
-
-
-class GzipHandler(SiteHandler):
-    """SiteHandler, gzip-compressing text when the client accepts it."""
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir() and self.path.split("?")[0].endswith("/"):
-            path = path / "index.html"
-        ctype = self.guess_type(str(path))
-        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not (path.is_file() and accepts and ctype.startswith(COMPRESSIBLE)):
-            return super().send_head()
-        body = gzip.compress(path.read_bytes(), mtime=0)
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "max-age=600")  # what GitHub Pages sends
-        self.end_headers()
-        return io.BytesIO(body)
-
-
-def serve(site: Path) -> str:
-    handler = type("Handler", (GzipHandler,), {"prefix": site_prefix()})
-    handler = partial(handler, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}{site_prefix()}"
 
 
 # -- Lighthouse --------------------------------------------------------------------
@@ -747,13 +701,14 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="heads-audit-") as folder:
         tmp = Path(folder)
-        site = args.site or built_site()
-        base = serve(site)
+        site = args.site or build(tmp / "site")
+        base, _ = serve(site, gzip=True)
         paths = site_pages(site) if args.page is None else map(page_path, args.page)
         urls = {page_id(path): base + path for path in paths}
         pages = list(urls)
         if args.bare:
-            urls[BARE] = serve(build_bare_site(tmp / "bare")) + page_path(args.bare)
+            bare_base, _ = serve(build_bare_site(tmp / "bare"), gzip=True)
+            urls[BARE] = bare_base + page_path(args.bare)
         profile = "desktop" if args.desktop else "mobile"
         runs = f", median of {args.runs} runs" if args.runs > 1 else ""
         print(
