@@ -102,6 +102,35 @@ def test_an_annotation_is_set_up_before_the_reader_reaches_it(page, problems):
     assert page.evaluate(listed)
 
 
+# Every change of <html>'s class, with the value before it, from the start of the
+# page (a MutationObserver installed before any script runs).
+WATCH_HTML_CLASS = """
+    window.classes = [];
+    new MutationObserver((records) => records.forEach((r) =>
+        r.target === document.documentElement && window.classes.push(r.oldValue)))
+        .observe(document, {subtree: true, attributes: true,
+                            attributeOldValue: true, attributeFilter: ["class"]});
+"""
+
+
+def test_html_has_materials_classes_before_its_script_sets_them(page, problems):
+    """overrides/main.html gives <html> the classes Material's script sets as it
+    starts, before the first stylesheet: when Material sets them, nothing changes,
+    so nothing is restyled. Were the override gone, or Material to set other
+    classes, <html> would change again after the first one."""
+    page.add_init_script(WATCH_HTML_CLASS)
+    page.goto("cost/")
+    page.wait_for_load_state("networkidle")
+    final = page.evaluate("() => document.documentElement.className")
+    assert final == "js js-focus-visible"
+    before = page.evaluate("() => window.classes")
+    # the HTML's own class (Material's "no-js"), then only ever the final value
+    assert before[0] == "no-js" and set(before[1:]) <= {final}, before
+    assert page.evaluate(
+        "() => document.documentElement.hasAttribute('data-js-focus-visible')"
+    )
+
+
 # The layout shifts of the page so far (the observer hands over the buffered ones
 # at its first callback; none at all means no callback), with what moved.
 LAYOUT_SHIFTS = """() => new Promise((done) => {
