@@ -737,14 +737,14 @@ def report(pages: list[str], audits: dict, ratios: dict, args) -> int:
         audit = audits[name]
         s = summary(audit.report)
         print(row(name, s, audit.scores, audit.held))
+        if args.keep:  # bare Material's too, to compare the traces
+            keep(args.keep, name.replace(" ", "-"), audit)
         if name == BARE:
             continue
         if s["reasons"]:
             below.append((name, s["reasons"]))
         slow += long_task_lines(name, s["performance"], audit.tasks)
         held += sum(h > HELD_MS for h in audit.held)
-        if args.keep:
-            keep(args.keep, name, audit)
     if args.bare:
         print(
             f"\nAgainst bare Material ({args.bare}'s prose): each page's median "
