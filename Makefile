@@ -126,7 +126,7 @@ bench: $(STAMP)  ## time every attention variant (a minute or two); the cost pag
 # print from it, so that the tests agree with the new records.
 seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); the page shows the rates
 	$(BIN)/python -m benchmarks.fresh_seeds
-	$(BIN)/python -m pytest docs/training.md docs/ablation.md --update-outputs -q -p no:cacheprovider
+	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md docs/ablation.md --update-outputs -q -p no:cacheprovider
 
 bench-live: $(STAMP) $(NODE_STAMP) chromium  ## the live explorer's bytes and speed in Chromium, against its goals
 	$(BIN)/python -m benchmarks.bench_live_model
