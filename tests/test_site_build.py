@@ -226,7 +226,8 @@ NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
 def page_assets(site: Path, page: str, javascript: bool = True) -> set[Path]:
     """The files the page loads: its HTML (with its math's fonts inline: the browser
     suite checks that no KaTeX font is fetched), stylesheets, scripts, images and
-    icon; Material's search worker and index (fetched on every page). A browser
+    icon; Material's search worker, and its index (fetched when the reader first
+    opens search: counted, for the reader who searches). A browser
     with JavaScript skips what is inside <noscript>; one without fetches that, and
     no script."""
     folder = site / page
