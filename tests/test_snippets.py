@@ -1,6 +1,6 @@
 """Every snippet file is shown on some page and runs on its own."""
 
-import runpy
+import importlib
 
 import pytest
 
@@ -30,7 +30,15 @@ def test_snippet_is_used_by_a_page(path):
 
 @pytest.mark.parametrize("path", FILES, ids=module_name)
 def test_snippet_runs_on_its_own(path):
-    runpy.run_path(str(path), run_name="__main__")
+    """Importing a snippet runs all of its code (none waits for `__main__`)
+    without any page's names; a snippet that another one imported has run
+    once already, on its own, and is not run twice."""
+    importlib.import_module(module_name(path))
+
+
+def test_no_snippet_keeps_code_for_when_it_is_run_as_a_script():
+    for path in FILES:
+        assert "if __name__" not in path.read_text(), path
 
 
 def test_a_missing_snippet_names_the_file(tmp_path):
