@@ -139,10 +139,16 @@ sweep: $(STAMP)  ## the real-text page's sweep of heads and seeds (about 27 minu
 bench-live: $(STAMP) $(NODE_STAMP) chromium  ## the live explorer's bytes and speed in Chromium, against its goals
 	$(BIN)/python -m benchmarks.bench_live_model
 
-# The median of RUNS runs per page (3: a single run on a busy machine is noisy).
+# The median of RUNS runs per page (3: a single run on a busy machine is noisy), at
+# a CPU slowdown of THROTTLE (8: a slow phone; Lighthouse's own default is 4), with
+# bare Material's page audited between them (scripts/audit.py). PAGE="cost training"
+# audits only those pages (the start page is index).
 RUNS ?= 3
-audit: $(STAMP) $(NODE_STAMP) chromium  ## Lighthouse (mobile) on every page of a fresh build: a table
-	$(BIN)/python -m scripts.audit --runs $(RUNS)
+THROTTLE ?= 8
+PAGE ?=
+audit: $(STAMP) $(NODE_STAMP) chromium  ## Lighthouse (mobile) on every page of a fresh build, against bare Material: tables
+	$(BIN)/python -m scripts.audit --runs $(RUNS) --throttle $(THROTTLE) \
+	  $(foreach page,$(PAGE),--page $(page))
 
 clean:
 	rm -rf site .pytest_cache .coverage htmlcov test-artifacts

@@ -1,34 +1,62 @@
-"""Lighthouse on every page of a fresh build: `make audit` prints a table.
+"""Lighthouse on every page of a fresh build, against bare Material in the same run:
+`make audit` prints two tables.
 
 The site is built strictly (as the browser suite builds it) and served on 127.0.0.1
 under site_url's path, gzip-compressed as any real host (GitHub Pages included)
 serves it. Lighthouse 12.2.3 (node_modules, pinned in package-lock.json) drives
 the browser suite's Chromium (scripts/find_chromium.py) with the mobile profile,
-its default. Goal, on every page: accessibility, best practices and SEO 100,
-performance at least 95; the site keeps a margin, 98 or more, so that 95 holds on
-a slower or busier machine of the same kind.
+its default, and its CPU slowdown at `--throttle` (8: a machine twice as slow as
+Lighthouse's default of 4 stands for, the slow phone a reader may have).
 
-    .venv/bin/python -m scripts.audit [--desktop] [--check] [--keep DIR]
-                                       [--runs N] [--page PATH ...] [--site DIR]
+Goal, on every page, at a throttle of 8: accessibility, best practices and SEO 100,
+performance at least 95, and a Total Blocking Time at most twice that of bare
+Material's page (BARE_RATIO_GOAL). The site keeps a margin, 98 or more, so that 95
+holds on a slower or busier machine of the same kind.
 
---check exits 1 when a page misses the goal; --keep saves each page's Lighthouse
-report and trace (the run shown: open the trace in DevTools' Performance panel);
---runs N audits each page N times and shows the run with the median performance
-(Lighthouse's own advice: one run on a busy machine is noisy; `make audit` runs
-3); --page audits only the pages given ("" or "index" is the start page,
-"one-head" another); --site audits a site already built there (to try a change to
-the HTML or CSS by hand) instead of building.
+    .venv/bin/python -m scripts.audit [--throttle X] [--runs N] [--page PATH ...]
+        [--bare PAGE] [--bare-every K] [--desktop] [--check] [--keep DIR]
+        [--site DIR]
+
+--throttle sets Lighthouse's CPU slowdown (default 8); --runs N audits each page
+N times and shows the run with the median performance (Lighthouse's own advice: one
+run on a busy machine is noisy; `make audit` runs 3); --page audits only the pages
+given ("" or "index" is the start page, "one-head" another: `make audit
+PAGE=one-head`); --check exits 1 when a page misses a goal; --keep saves each page's
+median report and trace (open the trace in DevTools' Performance panel); --site
+audits a site already built there (to try a change to the HTML or CSS by hand)
+instead of building.
+
+Bare Material, in the same run (--bare, BARE_PAGE by default; --bare "" for none).
+The same docs are built a second time with Material alone (bare_config): the same
+theme, palette and features, the same Markdown extensions, so the same prose, and
+none of the site's extras (no hooks, no CSS or JavaScript of its own, no template
+overrides, no plugin but search). One of its pages, BARE_PAGE's prose, is audited
+as often as the pages, interleaved with them: a bare run before the first page and
+after every --bare-every pages (2), and the pages' runs in rounds (every page once,
+then again), so that the machine's load falls on both alike. A page is compared
+with the bare runs just before and after its runs (bare_ratios): the table gives
+the median of its TBT, and of its Style & Layout time (CPU in style and layout, as
+Lighthouse scales it), divided by the median of those bare runs'. The ratio holds
+from machine to machine where absolute scores do not.
+
+The machine's load. Lighthouse measures how long each main-thread task took (wall
+clock) and multiplies that by the slowdown; on a busy machine a task also waits for
+the processor, and that wait is multiplied too (a page that scores 98 on an idle
+machine scored 80 under a load of 6 on 2 cores). So each run is also scored again,
+by Lighthouse itself, from the same trace with every task of the page's main thread
+shortened to the CPU time it used (cpu_time_trace): the "CPU time" columns, what
+the run would have scored had the page had a processor to itself. The load average
+is printed before and after the run.
 
 A page below the margin gets its three longest main-thread tasks printed, as
 Lighthouse counts them (Total Blocking Time is what each runs over 50 ms), with
 what each ran, from the trace: the time in each of Lighthouse's task groups (style
 and layout, script evaluation with the script, parsing, ...). Lighthouse's mobile
-profile counts a task four times as long as it took (twice, if it laid out the
-page); the CPU time beside it says how much of that the page itself spent: on a
-busy machine a task also waits for the processor. The load average is printed
-before and after: compare runs only at similar loads. A run marked * had its first
-frame held by Chromium after the page had painted it (first_frame_held_ms): its FCP
-and LCP say more about the machine than about the page.
+profile counts a task `throttle` times as long as it took (half that, if it laid
+out the page); the CPU time beside it says how much of that the page itself spent.
+A run marked * had its first frame held by Chromium after the page had painted it
+(first_frame_held_ms): its FCP and LCP say more about the machine than about the
+page.
 """
 
 from __future__ import annotations
@@ -45,6 +73,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from hooks.build import build, page_id, serve, site_pages
 from hooks.pages import ROOT
 from scripts.find_chromium import CHROMIUM_ARGS, NoChromium, chromium
@@ -52,34 +82,116 @@ from scripts.find_chromium import CHROMIUM_ARGS, NoChromium, chromium
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 GOAL = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
+BARE_RATIO_GOAL = 2.0  # a page's TBT at most this many times the bare page's
 MARGIN = 98  # a page below this performance gets its longest tasks printed
 LONG_TASKS = 3
+THROTTLE = 8  # Lighthouse's CPU slowdown; its mobile default is 4
+BARE_PAGE = "try-it"  # the prose of the bare Material page: a page of middle size
+BARE_EVERY = 2  # a bare run after every this many page runs
+BARE = "bare Material"  # the bare page's name in the tables
 
 
-def lighthouse(url: str, desktop: bool, out: Path) -> dict:
-    """Lighthouse's report on `url`; its trace is left in `out` (trace_path)."""
+# -- Lighthouse --------------------------------------------------------------------
+
+
+def lighthouse_command(throttle: float, desktop: bool) -> list[str]:
+    """Lighthouse's command line, but for what to gather or audit."""
     flags = " ".join(["--headless=new", *CHROMIUM_ARGS])
     command = [
         str(LIGHTHOUSE),
-        url,
         "--output=json",
-        f"--output-path={out / 'report.json'}",
-        "--save-assets",  # the trace (and DevTools log) beside the report
         "--quiet",
         f"--only-categories={','.join(CATEGORIES)}",
         f"--chrome-flags={flags}",
+        f"--throttling.cpuSlowdownMultiplier={throttle:g}",
     ]
-    if desktop:
-        command.append("--preset=desktop")
+    return command + (["--preset=desktop"] if desktop else [])
+
+
+def run_lighthouse(command: list[str], what: str) -> None:
     env = {**os.environ, "CHROME_PATH": str(chromium())}
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     if result.returncode != 0:
-        raise RuntimeError(f"lighthouse failed on {url}:\n{result.stderr[-2000:]}")
-    return json.loads((out / "report.json").read_text(encoding="utf-8"))
+        raise RuntimeError(f"lighthouse failed on {what}:\n{result.stderr[-2000:]}")
+
+
+def lighthouse(url: str, out: Path, throttle: float, desktop: bool) -> dict:
+    """Lighthouse's report on `url`; what it gathered (the trace among it) is left
+    in `out` (trace_path), from which the report was made (-GA)."""
+    command = lighthouse_command(throttle, desktop)
+    report = out / "report.json"
+    run_lighthouse([*command, url, f"-GA={out}", f"--output-path={report}"], url)
+    return json.loads(report.read_text(encoding="utf-8"))
 
 
 def trace_path(out: Path) -> Path:
-    return out / "report-0.trace.json"
+    return out / "defaultPass.trace.json"
+
+
+def rescore(out: Path, events: list[dict], throttle: float, desktop: bool) -> dict:
+    """Lighthouse's report from what it gathered in `out`, with the trace's events
+    replaced by `events` (in a copy: `out` is left as it was)."""
+    with tempfile.TemporaryDirectory(prefix="heads-rescore-") as tmp:
+        copy = Path(tmp, "artifacts")
+        shutil.copytree(out, copy, ignore=shutil.ignore_patterns("report*.json"))
+        trace = trace_path(copy)
+        data = json.loads(trace.read_text(encoding="utf-8"))
+        data["traceEvents"] = events
+        trace.write_text(json.dumps(data), encoding="utf-8")
+        report = Path(tmp, "report.json")
+        command = lighthouse_command(throttle, desktop)
+        run_lighthouse([*command, f"-A={copy}", f"--output-path={report}"], str(out))
+        return json.loads(report.read_text(encoding="utf-8"))
+
+
+def main_thread(events: list[dict]) -> tuple[int, int] | None:
+    """The (pid, tid) of the renderer's main thread that painted the page."""
+    painted = {e["pid"] for e in events if e.get("name") == "firstContentfulPaint"}
+    for e in events:
+        if (
+            e.get("ph") == "M"
+            and e.get("name") == "thread_name"
+            and e.get("args", {}).get("name") == "CrRendererMain"
+            and e["pid"] in painted
+        ):
+            return e["pid"], e["tid"]
+    return None
+
+
+def cpu_time_trace(events: list[dict]) -> list[dict]:
+    """The trace with every top-level task of the page's main thread as long as the
+    CPU time it used (its thread duration, `tdur`) instead of the wall-clock time
+    it took (`dur`): everything inside a task is moved and shortened in proportion,
+    so that what was inside it stays inside it (an event that ran past its task's
+    end is cut at it). Other threads, and what happened between tasks, are as
+    they were. (The events are copied; the list given is left as it was.)"""
+    thread = main_thread(events)
+    out = [dict(e) for e in events]
+    if thread is None:
+        return out
+    own = sorted(
+        (e for e in out if (e.get("pid"), e.get("tid")) == thread and "ts" in e),
+        key=lambda e: (e["ts"], -e.get("dur", 0)),
+    )
+    start, end, factor = 0, -1, 1.0  # the current top-level task
+
+    def moved(t: float) -> int:
+        # whole microseconds, as Chromium writes them: rounding keeps an event
+        # that ended inside its task inside it (Lighthouse stops on one that
+        # ends a fraction of a microsecond after its parent)
+        return round(start + (min(t, end) - start) * factor)
+
+    for event in own:
+        ts = event["ts"]
+        if ts >= end:  # not inside the current task
+            if event.get("ph") != "X" or not event.get("dur"):
+                continue
+            start, end = ts, ts + event["dur"]
+            factor = min(1.0, event.get("tdur", event["dur"]) / event["dur"])
+        event["ts"] = moved(ts)
+        if "dur" in event:
+            event["dur"] = moved(ts + event["dur"]) - event["ts"]
+    return out
 
 
 # -- what the long tasks ran, from the trace -------------------------------------
@@ -142,6 +254,7 @@ class Task:
     layout: bool  # it laid out the page (Lighthouse scales it less)
     ran: Counter = field(default_factory=Counter)  # "group" or "group (script)": ms
     urls: set = field(default_factory=set)  # the scripts and documents it ran
+    start: float = 0.0  # when it started, in ms on the trace's clock
 
 
 def url_of(event: dict) -> str:
@@ -159,16 +272,8 @@ def main_thread_tasks(events: list[dict]) -> list[Task]:
     """The top-level tasks ("RunTask") of the renderer's main thread that painted the
     page, each with the time it spent in each task group: an event's own time, not
     that of the events inside it, so nothing is counted twice."""
-    painted = {e["pid"] for e in events if e.get("name") == "firstContentfulPaint"}
-    main = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("ph") == "M"
-        and e.get("name") == "thread_name"
-        and e.get("args", {}).get("name") == "CrRendererMain"
-        and e["pid"] in painted
-    }
-    spans = [e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) in main]
+    main = main_thread(events)
+    spans = [e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) == main]
     spans.sort(key=lambda e: (e["ts"], -e.get("dur", 0)))
     tasks: list[Task] = []
     # the events the current one is inside: (end, group, script, label)
@@ -180,7 +285,9 @@ def main_thread_tasks(events: list[dict]) -> list[Task]:
         if not enclosing:
             if event["name"] != "RunTask":
                 continue  # outside any task: nothing Lighthouse counts
-            tasks.append(Task(ms, event.get("tdur", 0) / 1000, False))
+            tasks.append(
+                Task(ms, event.get("tdur", 0) / 1000, False, start=start / 1000)
+            )
         _, group, script, parent = enclosing[-1] if enclosing else (0, None, "", "")
         group = GROUP_OF.get(event["name"], group)
         url = url_of(event)
@@ -291,8 +398,17 @@ def summary(report: dict) -> dict:
         "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
         "tbt": audits["total-blocking-time"]["numericValue"],
         "cls": audits["cumulative-layout-shift"]["numericValue"],
+        "style": style_layout_ms(report),
         "reasons": reasons,
     }
+
+
+def style_layout_ms(report: dict) -> float:
+    """The time the main thread spent in style and layout, as Lighthouse counts it
+    (its main-thread work breakdown: times the CPU slowdown it simulates)."""
+    work = report["audits"].get("mainthread-work-breakdown", {})
+    items = work.get("details", {}).get("items", [])
+    return sum(i["duration"] for i in items if i.get("group") == "styleLayout")
 
 
 def load() -> str:
@@ -303,7 +419,8 @@ def load() -> str:
 
 HEADER = (
     f"{'page':<26}{'perf':>5}{'a11y':>5}{'best':>5}{'seo':>5}"
-    f"{'FCP s':>7}{'LCP s':>7}{'TBT ms':>8}{'CLS':>6}{'KB':>6}{'req':>5}  runs"
+    f"{'FCP s':>7}{'LCP s':>7}{'TBT ms':>8}{'S&L ms':>8}{'CLS':>6}{'KB':>6}"
+    f"{'req':>5}  runs"
 )
 
 
@@ -316,8 +433,195 @@ def row(page: str, s: dict, scores: list[int], held: list[float]) -> str:
     return (
         f"{page:<26}{s['performance']:>5}{s['accessibility']:>5}"
         f"{s['best-practices']:>5}{s['seo']:>5}{s['fcp']:>7.1f}{s['lcp']:>7.1f}"
-        f"{s['tbt']:>8.0f}{s['cls']:>6.2f}{s['bytes'] / 1024:>6.0f}"
+        f"{s['tbt']:>8.0f}{s['style']:>8.0f}{s['cls']:>6.2f}{s['bytes'] / 1024:>6.0f}"
         f"{s['requests']:>5}  {runs}"
+    )
+
+
+# -- bare Material, in the same run ---------------------------------------------
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """mkdocs.yml's two tags: !ENV [NAME, default] and !relative (its folder)."""
+
+
+def _env(loader, node):
+    names = (
+        loader.construct_sequence(node)
+        if isinstance(node, yaml.SequenceNode)
+        else [loader.construct_scalar(node)]
+    )
+    *variables, default = names if len(names) > 1 else [*names, None]
+    return next((os.environ[v] for v in variables if v in os.environ), default)
+
+
+_ConfigLoader.add_constructor("!ENV", _env)
+_ConfigLoader.add_constructor("!relative", lambda loader, node: str(ROOT))
+
+
+def bare_config(config: dict, docs: Path) -> dict:
+    """The site's MkDocs configuration with none of its extras: the same theme (its
+    palette, features and font settings), the same Markdown extensions (the same
+    prose) and nav, the same site_url; no hooks, no extra CSS or JavaScript, no
+    template overrides (custom_dir), no plugin but search."""
+    bare = {
+        k: v
+        for k, v in config.items()
+        if k not in ("hooks", "extra_css", "extra_javascript", "watch")
+    }
+    bare["theme"] = {k: v for k, v in config["theme"].items() if k != "custom_dir"}
+    bare["plugins"] = ["search"]
+    bare["docs_dir"] = str(docs)
+    return bare
+
+
+def build_bare_site(folder: Path) -> Path:
+    """The docs built with bare_config into `folder`/site (not strict: the figures
+    the site's hooks draw are missing, and pages link to them)."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _ConfigLoader)
+    folder.mkdir(parents=True, exist_ok=True)
+    file = folder / "mkdocs.yml"
+    file.write_text(
+        yaml.safe_dump(bare_config(config, ROOT / "docs"), sort_keys=False),
+        encoding="utf-8",
+    )
+    site = folder / "site"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--quiet",
+            "-f",
+            str(file),
+            "--site-dir",
+            str(site),
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"the bare Material build failed:\n{result.stderr[-2000:]}")
+    return site
+
+
+def schedule(pages: list[str], runs: int, bare_every: int | None) -> list[str]:
+    """The order of the runs: the pages in rounds (each once, then again), with a
+    bare run (BARE) before the first page and after every `bare_every` pages, and
+    one at the end; no bare run when `bare_every` is None."""
+    order = []
+    done = 0
+    for _ in range(runs):
+        for page in pages:
+            if bare_every and done % bare_every == 0:
+                order.append(BARE)
+            order.append(page)
+            done += 1
+    if bare_every and order:
+        order.append(BARE)
+    return order
+
+
+def bare_ratios(runs: list[tuple[str, float]]) -> dict[str, float | None]:
+    """Each page's value against bare Material's beside it: the median of the
+    page's runs divided by the median of the bare runs next to them (the one just
+    before and the one just after each of its runs, in the order the runs were
+    made). A median, not a pairing run by run: one bare run on a busy moment (its
+    TBT 3 times its neighbours') moves the reference by one place, not the page's
+    ratio by a factor of 3. None when there is no bare run, or its median is 0."""
+    bare = [i for i, (page, _) in enumerate(runs) if page == BARE]
+    values: dict[str, list[float]] = {}
+    beside: dict[str, set[int]] = {}
+    for i, (page, value) in enumerate(runs):
+        if page == BARE:
+            continue
+        values.setdefault(page, []).append(value)
+        before = [j for j in bare if j < i][-1:]
+        after = [j for j in bare if j > i][:1]
+        beside.setdefault(page, set()).update(before + after)
+    ratios: dict[str, float | None] = {}
+    for page, found in values.items():
+        reference = median([runs[j][1] for j in sorted(beside[page])])
+        ratios[page] = statistics.median(found) / reference if reference else None
+    return ratios
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+# -- a run, a page --------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    report: dict  # Lighthouse's, as it measured
+    cpu: dict  # Lighthouse's, from the trace with tasks at their CPU time
+    held: float  # first_frame_held_ms
+    out: Path  # what Lighthouse gathered (the trace among it)
+
+
+def audit_run(url: str, out: Path, args) -> Run:
+    out.mkdir(parents=True)
+    report = lighthouse(url, out, args.throttle, args.desktop)
+    events = json.loads(trace_path(out).read_text(encoding="utf-8"))["traceEvents"]
+    cpu = rescore(out, cpu_time_trace(events), args.throttle, args.desktop)
+    for name in ("artifacts.json", "defaultPass.devtoolslog.json"):
+        (out / name).unlink(missing_ok=True)  # kept: the trace and the report
+    return Run(report, cpu, first_frame_held_ms(events), out)
+
+
+def performance(report: dict) -> int:
+    return round(100 * report["categories"]["performance"]["score"])
+
+
+@dataclass
+class Audit:
+    report: dict  # the median run's
+    scores: list[int]  # every run's performance
+    held: list[float]  # every run's first_frame_held_ms
+    tasks: list[dict]  # the median run's long tasks, when it is below the margin
+    cpu: dict  # the median (over runs) of the CPU-time figures
+    trace: Path  # the median run's
+
+
+def page_audit(runs: list[Run]) -> Audit:
+    """The run with the median performance, and what its trace says; the median
+    over the runs of what they score at CPU time."""
+    scores = [performance(r.report) for r in runs]
+    middle = runs[scores.index(statistics.median_low(scores))]
+    tasks = []
+    if performance(middle.report) < MARGIN:
+        trace = json.loads(trace_path(middle.out).read_text(encoding="utf-8"))
+        tasks = long_tasks(middle.report, trace["traceEvents"])
+    cpu = [summary(r.cpu) for r in runs]
+    cpu_median = {
+        k: median([c[k] for c in cpu]) for k in ("performance", "tbt", "style")
+    }
+    held = [r.held for r in runs]
+    return Audit(middle.report, scores, held, tasks, cpu_median, trace_path(middle.out))
+
+
+RATIO_HEADER = (
+    f"{'page':<26}{'TBT ms':>8}{'x bare':>8}{'S&L ms':>8}{'x bare':>8}"
+    f"   {'at CPU time:':<13}{'perf':>5}{'TBT ms':>8}{'S&L ms':>8}"
+)
+
+
+def ratio_row(page: str, s: dict, ratios: dict, cpu: dict) -> str:
+    """A page's TBT and Style & Layout against the bare page's (the median of its
+    runs' ratios), then its figures at CPU time (the medians over its runs)."""
+
+    def times(value):
+        return f"{value:>8.2f}" if value is not None else f"{'-':>8}"
+
+    return (
+        f"{page:<26}{s['tbt']:>8.0f}{times(ratios.get('tbt'))}{s['style']:>8.0f}"
+        f"{times(ratios.get('style'))}   {'':<13}{cpu['performance']:>5.0f}"
+        f"{cpu['tbt']:>8.0f}{cpu['style']:>8.0f}"
     )
 
 
@@ -327,46 +631,65 @@ def page_path(page: str) -> str:
     return "" if page in ("", "index") else page + "/"
 
 
-@dataclass
-class Audit:
-    report: dict  # the median run's
-    scores: list[int]  # every run's performance
-    held: list[float]  # every run's first_frame_held_ms
-    tasks: list[dict]  # the median run's long tasks, when it is below the margin
+def measure(urls: dict[str, str], order: list[str], tmp: Path, args):
+    """Every run in `order`: each page's runs, and all of them in the order made."""
+    done: dict[str, list[Run]] = {}
+    sequence: list[tuple[str, Run]] = []
+    for i, page in enumerate(order):
+        run = audit_run(urls[page], tmp / f"run{i:03}", args)
+        done.setdefault(page, []).append(run)
+        sequence.append((page, run))
+        score = performance(run.report)
+        print(f"  {i + 1}/{len(order)} {page}: {score}", file=sys.stderr, flush=True)
+    return done, sequence
 
 
-def audit_page(base: str, path: str, args) -> Audit:
-    """Lighthouse `args.runs` times on the page; the run with the median
-    performance, and what its trace says."""
-    with tempfile.TemporaryDirectory(prefix="heads-audit-") as tmp:
-        reports, held = [], []
-        for i in range(args.runs):
-            out = Path(tmp, f"run{i}")
-            out.mkdir()
-            reports.append(lighthouse(base + path, args.desktop, out))
-            trace = json.loads(trace_path(out).read_text(encoding="utf-8"))
-            held.append(first_frame_held_ms(trace["traceEvents"]))
-        scores = [round(100 * r["categories"]["performance"]["score"]) for r in reports]
-        median = scores.index(statistics.median_low(scores))
-        report, out = reports[median], Path(tmp, f"run{median}")
-        if args.keep:
-            args.keep.mkdir(parents=True, exist_ok=True)
-            (args.keep / f"{page_id(path)}.json").write_text(json.dumps(report))
-            shutil.copy(trace_path(out), args.keep / f"{page_id(path)}.trace.json")
-        tasks = []
-        if scores[median] < MARGIN:
-            trace = json.loads(trace_path(out).read_text(encoding="utf-8"))
-            tasks = long_tasks(report, trace["traceEvents"])
-    return Audit(report, scores, held, tasks)
+RATIOS = {  # what is compared with the bare page, from a run (not the CPU-time
+    # TBT: the bare page's is often 0 to 10 ms, too small to divide by)
+    "tbt": lambda run: summary(run.report)["tbt"],
+    "style": lambda run: summary(run.report)["style"],
+}
+
+
+def page_ratios(sequence: list[tuple[str, Run]]) -> dict[str, dict[str, float]]:
+    """Each page's ratio to the bare page (bare_ratios), for each of RATIOS."""
+    ratios: dict[str, dict[str, float]] = {}
+    for key, value in RATIOS.items():
+        for page, ratio in bare_ratios([(p, value(r)) for p, r in sequence]).items():
+            ratios.setdefault(page, {})[key] = ratio
+    return ratios
+
+
+def keep(folder: Path, name: str, audit: Audit) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.json").write_text(json.dumps(audit.report))
+    shutil.copy(audit.trace, folder / f"{name}.trace.json")
+
+
+def run_figures(sequence: list[tuple[str, Run]]) -> list[dict]:
+    """Every run's figures, in the order made (kept as runs.json with --keep)."""
+    return [
+        {
+            "page": page,
+            **{k: summary(run.report)[k] for k in ("performance", "tbt", "style")},
+            "lcp": summary(run.report)["lcp"],
+            **{f"cpu_{k}": summary(run.cpu)[k] for k in ("performance", "tbt")},
+            "held": run.held > HELD_MS,
+        }
+        for page, run in sequence
+    ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--throttle", type=float, default=THROTTLE, help="CPU slowdown")
+    parser.add_argument("--runs", type=int, default=1, help="runs per page (median)")
+    parser.add_argument("--page", action="append", help="only this page (repeatable)")
+    parser.add_argument("--bare", default=BARE_PAGE, help="bare page's prose, or ''")
+    parser.add_argument("--bare-every", type=int, default=BARE_EVERY, help="pages")
     parser.add_argument("--desktop", action="store_true", help="desktop profile")
     parser.add_argument("--check", action="store_true", help="exit 1 below goal")
     parser.add_argument("--keep", type=Path, help="save reports and traces here")
-    parser.add_argument("--runs", type=int, default=1, help="runs per page (median)")
-    parser.add_argument("--page", action="append", help="only this page (repeatable)")
     parser.add_argument("--site", type=Path, help="audit this built site, unbuilt")
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
@@ -376,38 +699,82 @@ def main() -> int:
     except NoChromium as error:
         sys.exit(str(error))
 
-    site = args.site or build(Path(tempfile.mkdtemp(prefix="heads-audit-")))
-    base, _ = serve(site, gzip=True)
-    profile = "desktop" if args.desktop else "mobile"
-    runs = f", median of {args.runs} runs" if args.runs > 1 else ""
-    print(f"Lighthouse 12.2.3, {profile} profile, gzip{runs}, {base}")
-    print(f"At the start: {load()}\n")
+    with tempfile.TemporaryDirectory(prefix="heads-audit-") as folder:
+        tmp = Path(folder)
+        site = args.site or build(tmp / "site")
+        base, _ = serve(site, gzip=True)
+        paths = site_pages(site) if args.page is None else map(page_path, args.page)
+        urls = {page_id(path): base + path for path in paths}
+        pages = list(urls)
+        if args.bare:
+            bare_base, _ = serve(build_bare_site(tmp / "bare"), gzip=True)
+            urls[BARE] = bare_base + page_path(args.bare)
+        profile = "desktop" if args.desktop else "mobile"
+        runs = f", median of {args.runs} runs" if args.runs > 1 else ""
+        print(
+            f"Lighthouse 12.2.3, {profile} profile, CPU slowdown {args.throttle:g}, "
+            f"gzip{runs}, {base}"
+        )
+        if args.bare:
+            print(f"Bare Material: {args.bare}'s prose, {urls[BARE]}")
+        print(f"At the start: {load()}\n", flush=True)
+        every = args.bare_every if args.bare else None
+        done, sequence = measure(urls, schedule(pages, args.runs, every), tmp, args)
+        audits = {name: page_audit(runs) for name, runs in done.items()}
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            figures = json.dumps(run_figures(sequence), indent=1)
+            (args.keep / "runs.json").write_text(figures, encoding="utf-8")
+        return report(pages, audits, page_ratios(sequence), args)
+
+
+def report(pages: list[str], audits: dict, ratios: dict, args) -> int:
+    """The tables, the longest tasks, and what is below goal."""
     print(HEADER)
     print("-" * len(HEADER))
-    below, slow = [], []
-    pages = site_pages(site) if args.page is None else map(page_path, args.page)
-    held = 0
-    for path in pages:
-        audit = audit_page(base, path, args)
+    below, slow, held = [], [], 0
+    for name in pages + ([BARE] if args.bare else []):
+        audit = audits[name]
         s = summary(audit.report)
-        print(row(page_id(path), s, audit.scores, audit.held), flush=True)
+        print(row(name, s, audit.scores, audit.held))
+        if args.keep:  # bare Material's too, to compare the traces
+            keep(args.keep, name.replace(" ", "-"), audit)
+        if name == BARE:
+            continue
         if s["reasons"]:
-            below.append((page_id(path), s["reasons"]))
-        slow += long_task_lines(page_id(path), s["performance"], audit.tasks)
+            below.append((name, s["reasons"]))
+        slow += long_task_lines(name, s["performance"], audit.tasks)
         held += sum(h > HELD_MS for h in audit.held)
+    if args.bare:
+        print(
+            f"\nAgainst bare Material ({args.bare}'s prose): each page's median "
+            "divided by that of the bare runs beside its runs"
+        )
+        print(RATIO_HEADER)
+        print("-" * len(RATIO_HEADER))
+        for name in [*pages, BARE]:
+            s = summary(audits[name].report)
+            print(ratio_row(name, s, ratios.get(name, {}), audits[name].cpu))
+            over = (ratios.get(name, {}).get("tbt") or 0) > BARE_RATIO_GOAL
+            if name != BARE and over:
+                times = f"{ratios[name]['tbt']:.2f}"
+                below.append((name, [f"TBT {times} x bare Material's"]))
     print(f"\nAt the end: {load()}")
     if held:
         print(
-            f"* {held} runs: Chromium showed the first frame more than {HELD_MS} ms "
-            "after the page had painted it (a busy machine, not the page); FCP and "
-            "LCP count the wait"
+            f"* {held} runs: Chromium showed the first frame more than {HELD_MS} ms"
+            " after the page had painted it (a busy machine, not the page); FCP"
+            " and LCP count the wait"
         )
     if slow:
         print(f"\nBelow {MARGIN}, the longest tasks (Lighthouse's scaled time):")
         print("\n".join(slow))
     print()
     if not below:
-        print("Goal met on every page: performance >= 95, the other three 100.")
+        bare = (
+            f", TBT at most {BARE_RATIO_GOAL:g} x bare Material's" if args.bare else ""
+        )
+        print(f"Goal met on every page: performance >= 95, the other three 100{bare}.")
         return 0
     print("Below goal:")
     for page, reasons in below:

@@ -1,15 +1,30 @@
 """scripts/audit.py's account of a slow page, on a made-up Lighthouse report and
 trace (no Lighthouse runs here): its longest tasks, scaled as Lighthouse scales
-them, each matched to the trace's task and what that task ran."""
+them, each matched to the trace's task and what that task ran; the trace at CPU
+time; the order of the runs, bare Material's among them, and each page's ratio to
+it; bare Material's configuration."""
+
+from pathlib import Path
+
+import yaml
 
 from scripts.audit import (
+    BARE,
     HELD_MS,
     MARGIN,
+    ROOT,
+    _ConfigLoader,
+    bare_config,
+    bare_ratios,
+    cpu_time_trace,
     first_frame_held_ms,
     long_task_lines,
     long_tasks,
     main_thread_tasks,
+    ratio_row,
     row,
+    schedule,
+    style_layout_ms,
 )
 
 PAGE = "http://127.0.0.1:8000/heads/cost/"
@@ -148,9 +163,142 @@ def test_a_first_frame_shown_long_after_the_page_painted_it_is_flagged():
         "lcp": 2.38,
         "tbt": 131.4,
         "cls": 0.0,
+        "style": 412.3,
         "bytes": 170_000,
         "requests": 15,
     }
     assert row("cost", figures, [99, 97, 96], [20, 1000, 990]).split() == (
-        "cost 97 100 100 100 1.4 2.4 131 0.00 166 15 99 97* 96*".split()
+        "cost 97 100 100 100 1.4 2.4 131 412 0.00 166 15 99 97* 96*".split()
     )
+
+
+# -- the trace at CPU time ----------------------------------------------------------
+
+
+def test_each_main_thread_task_is_shortened_to_its_cpu_time_with_what_is_inside():
+    events = trace()
+    at_cpu = cpu_time_trace(events)
+    assert events == trace()  # the trace given is left as it was
+    tasks = main_thread_tasks(at_cpu)
+    # the first task ran 30 of its 40 ms: 3/4 of it, and so does all inside it;
+    # the others used all the time they took
+    assert [(t.ms, t.cpu_ms, t.start) for t in tasks] == [
+        (30, 30, 1),
+        (30, 30, 50),
+        (15, 15, 90),
+    ]
+    assert dict(tasks[0].ran) == {
+        "Other": 3.75,
+        "Script Evaluation (bundle.min.js)": 15,
+        "Style & Layout": 7.5,
+        "Garbage Collection": 3.75,
+    }
+    inside = [e for e in at_cpu if e.get("name") == "UpdateLayoutTree"][0]
+    assert (inside["ts"], inside["dur"]) == (1000 + 9000 * 0.75, 7500)
+    # another renderer's task, and anything outside a task, are untouched
+    others = [e for e in at_cpu if (e.get("pid"), e.get("tid")) == OTHER]
+    assert others == [e for e in trace() if (e.get("pid"), e.get("tid")) == OTHER]
+    assert at_cpu[-1] == trace()[-1]
+    # a task that used more CPU than it took (the clocks differ a little) stays
+    long_cpu = [span("RunTask", 10, 100, tdur=120), *trace()[:3]]
+    assert cpu_time_trace(long_cpu)[0]["dur"] == 100
+
+
+def test_at_cpu_time_what_was_inside_a_task_stays_inside_it():
+    """Whole microseconds, each event within its task: Lighthouse stops on a child
+    that ends a fraction of a microsecond after its parent, and a third of 100 is
+    not a whole number. An event that ran past its task is cut at the task's end."""
+    meta = trace()[:3]  # the threads' names and the first paint
+    task = span("RunTask", 1000, 100, tdur=33)
+    child = span("Layout", 1010, 90)  # ends with its task
+    overrun = span("Paint", 1050, 80)  # ends 30 us after its task
+    moved = cpu_time_trace([*meta, task, child, overrun])[3:]
+    assert [(e["ts"], e["dur"]) for e in moved] == [(1000, 33), (1003, 30), (1016, 17)]
+    for event in moved:
+        assert isinstance(event["ts"], int) and isinstance(event["dur"], int)
+
+
+def test_a_trace_with_no_painted_page_is_left_as_it_was():
+    events = [e for e in trace() if e.get("name") != "firstContentfulPaint"]
+    assert cpu_time_trace(events) == events
+
+
+def test_style_and_layout_time_is_lighthouses_group_of_that_name():
+    report = {
+        "audits": {
+            "mainthread-work-breakdown": {
+                "details": {
+                    "items": [
+                        {"group": "styleLayout", "duration": 412.5},
+                        {"group": "scriptEvaluation", "duration": 900.0},
+                    ]
+                }
+            }
+        }
+    }
+    assert style_layout_ms(report) == 412.5
+    assert style_layout_ms({"audits": {}}) == 0
+
+
+# -- bare Material, in the same run -----------------------------------------------
+
+
+def test_the_runs_interleave_bare_material_with_the_pages_in_rounds():
+    assert schedule(["a", "b", "c"], 2, 2) == [
+        *(BARE, "a", "b", BARE, "c", "a", BARE, "b", "c", BARE),
+    ]
+    assert schedule(["a"], 3, 1) == [BARE, "a", BARE, "a", BARE, "a", BARE]
+    assert schedule(["a", "b"], 2, None) == ["a", "b", "a", "b"]
+
+
+def test_a_page_is_divided_by_the_bare_runs_beside_its_runs():
+    runs = [
+        (BARE, 100.0),
+        ("a", 150.0),
+        ("b", 100.0),
+        (BARE, 300.0),
+        ("a", 600.0),
+        (BARE, 900.0),  # a busy moment
+        ("b", 400.0),
+        ("a", 210.0),
+        (BARE, 200.0),
+    ]
+    # a: median 210 over the bare runs 100, 300, 900, 200 (median 250)
+    # b: median 250 over the bare runs 100, 300, 900, 200
+    assert bare_ratios(runs) == {"a": 210 / 250, "b": 250 / 250}
+    # the bare runs beside a page's runs only: c's are 300 and 900
+    assert bare_ratios(runs[:5] + [("c", 60.0)] + runs[5:])["c"] == 60 / 600
+    # a bare median of 0 (no blocking at all), or no bare run: no ratio
+    assert bare_ratios([(BARE, 0.0), ("a", 50.0), (BARE, 0.0)]) == {"a": None}
+    assert bare_ratios([("a", 50.0)]) == {"a": None}
+
+
+def test_the_ratio_table_shows_what_it_has():
+    figures = {"tbt": 268.4, "style": 589.0}
+    cpu = {"performance": 100, "tbt": 38.2, "style": 301.4}
+    assert ratio_row(
+        "training", figures, {"tbt": 1.714, "style": 1.03}, cpu
+    ).split() == ("training 268 1.71 589 1.03 100 38 301".split())
+    assert ratio_row("training", figures, {"tbt": None}, cpu).split() == (
+        "training 268 - 589 - 100 38 301".split()
+    )
+
+
+def test_bare_material_is_the_site_without_its_extras():
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), _ConfigLoader)
+    bare = bare_config(config, Path("/docs"))
+    # none of the site's own: hooks, CSS, JavaScript, templates, plugins
+    for extra in ("hooks", "extra_css", "extra_javascript"):
+        assert config[extra] and extra not in bare
+    assert "custom_dir" in config["theme"] and "custom_dir" not in bare["theme"]
+    assert bare["plugins"] == ["search"]
+    # the same theme, prose, nav and address
+    assert {k: v for k, v in bare["theme"].items()} == {
+        k: v for k, v in config["theme"].items() if k != "custom_dir"
+    }
+    for same in ("markdown_extensions", "nav", "site_url", "exclude_docs"):
+        assert bare[same] == config[same]
+    assert bare["docs_dir"] == "/docs"
+    # the tags resolved: the snippets' base path is the repository
+    snippets = [e for e in bare["markdown_extensions"] if "pymdownx.snippets" in e]
+    assert snippets[0]["pymdownx.snippets"]["base_path"] == str(ROOT)

@@ -25,7 +25,15 @@ from hooks.katex import (
     Katex,
     typeset,
 )
-from hooks.page_load import SWITCHING, page_load_edits
+from hooks.page_load import (
+    EXPLORER,
+    SWITCHING,
+    THEME_PATCHES,
+    Patch,
+    page_load_edits,
+    patch_bundle,
+)
+from hooks.page_load import on_files as patch_theme_files
 from hooks.pages import ROOT
 from hooks.search_index import exclude_run_first
 
@@ -218,7 +226,8 @@ NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
 def page_assets(site: Path, page: str, javascript: bool = True) -> set[Path]:
     """The files the page loads: its HTML (with its math's fonts inline: the browser
     suite checks that no KaTeX font is fetched), stylesheets, scripts, images and
-    icon; Material's search worker and index (fetched on every page). A browser
+    icon; Material's search worker, and its index (fetched when the reader first
+    opens search: counted, for the reader who searches). A browser
     with JavaScript skips what is inside <noscript>; one without fetches that, and
     no script."""
     folder = site / page
@@ -363,7 +372,7 @@ def test_the_records_that_make_writes_are_not_indexed(built_site):
 # -- less work as a page loads (hooks/page_load.py) ---------------------------------
 
 
-def test_page_load_edits_mark_the_body_and_make_figures_lazy():
+def test_page_load_edits_make_figures_lazy():
     html = (
         '<html><body dir="ltr" data-md-color-scheme="default"><p>'
         '<img alt="a &gt; b" class="heads-figure" src="f.svg" />'
@@ -371,32 +380,107 @@ def test_page_load_edits_mark_the_body_and_make_figures_lazy():
         '<img class="heads-figure" loading="eager" src="g.svg" /></p></body></html>'
     )
     assert page_load_edits(html) == (
-        f'<html><body {SWITCHING} dir="ltr" data-md-color-scheme="default"><p>'
+        '<html><body dir="ltr" data-md-color-scheme="default"><p>'
         '<img loading="lazy" alt="a &gt; b" class="heads-figure" src="f.svg" />'
         '<img alt="logo" src="logo.png" />'
         '<img class="heads-figure" loading="eager" src="g.svg" /></p></body></html>'
     )
-    with pytest.raises(PluginError, match="no <body>"):
-        page_load_edits("<html><p>no body</p></html>")
 
 
-def test_the_body_carries_the_attribute_materials_palette_sets(built_site):
-    """Material's palette still sets and removes the attribute the hook writes, and
-    its stylesheet still restyles everything under it (else the edit is moot)."""
+def test_the_palette_marks_the_body_only_when_a_colour_changes(built_site):
+    """Material's stylesheet still restyles everything under the attribute (else
+    the patches that keep a load from setting it are moot); no page starts out
+    with it; and the figures are lazy everywhere."""
     assets = built_site / "assets"
-    bundle = next((assets / "javascripts").glob("bundle.*.min.js")).read_text()
-    assert f'document.body.setAttribute("{SWITCHING}",""' in bundle
-    assert f'document.body.removeAttribute("{SWITCHING}")' in bundle
     palette = next((assets / "stylesheets").glob("palette.*.min.css")).read_text()
     assert f"[{SWITCHING}] *" in palette
     figures = 0
     for page, html in built_pages(built_site).items():
         body = re.search(r"<body\b[^>]*>", html)[0]
-        assert f" {SWITCHING} " in body, f"{page}: {body}"
+        assert SWITCHING not in body, f"{page}: {body}"
         for img in re.findall(r"<img\b[^>]*>", html):
             assert 'loading="lazy"' in img, f"{page}: {img}"
             figures += 1
     assert figures >= len(FIGURES)
+
+
+def test_page_load_edits_make_code_focusable_and_wrap_tables():
+    html = (
+        '<body><div class="language-python highlight"><span class="filename">'
+        "a.py</span><pre><span></span><code>x = 1\n</code></pre></div>"
+        '<div class="language-text highlight"><pre><span></span><code>1</code></pre>'
+        "</div><p>Inline <code>x</code> stays.</p>"
+        "<table>\n<thead><tr><th>a</th></tr></thead></table>"
+        '<table class="own"><tr><td>b</td></tr></table></body>'
+    )
+    assert page_load_edits(html) == (
+        '<body><div class="language-python highlight"><span '
+        'class="filename">a.py</span><pre><span></span><code tabindex="0">x = 1\n'
+        '</code></pre></div><div class="language-text highlight"><pre><span></span>'
+        '<code tabindex="0">1</code></pre></div><p>Inline <code>x</code> stays.</p>'
+        '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
+        "<table>\n<thead><tr><th>a</th></tr></thead></table></div></div>"
+        '<table class="own"><tr><td>b</td></tr></table></body>'
+    )
+
+
+def test_only_the_explorers_page_is_marked_as_such():
+    explorer = '<body><div id="explorer" class="heads-explorer"></div></body>'
+    assert page_load_edits(explorer).startswith(f"<body {EXPLORER}>")
+    assert EXPLORER not in page_load_edits('<body><p id="explorers">')
+    with pytest.raises(PluginError, match="no <body>"):
+        page_load_edits('<html><div id="explorer"></div></html>')
+
+
+def test_a_patch_to_materials_script_applies_once_or_stops_the_build():
+    patch = Patch(why="the reason", old="f(1);", new="f(2);")
+    script = "a();f(1);b();\n//# sourceMappingURL=bundle.min.js.map\n"
+    assert patch_bundle(script, [patch]) == "a();f(2);b();\n"
+    for count in (0, 2):
+        with pytest.raises(
+            PluginError, match=f"(?s){count} copies.*the reason.*f\\(1\\)"
+        ):
+            patch_bundle("a();" + "f(1);" * count, [patch])
+
+
+def test_materials_script_is_found_once_or_not_at_all():
+    """Two bundles stop the build; none (the hooks run on the docs alone, as
+    tests/test_dependencies.py runs them) leaves the files as they are."""
+
+    class Bundle:
+        src_uri = "assets/javascripts/bundle.0123abcd.min.js"
+
+    with pytest.raises(PluginError, match="2 files match"):
+        patch_theme_files([Bundle(), Bundle()], config={})
+    assert patch_theme_files([], config={}) == []
+
+
+def test_the_site_serves_materials_script_patched(built_site):
+    """Every patch of hooks/page_load.py is in the script the site serves, and no
+    longer what it replaced; the theme's own copy is as Material ships it."""
+    from material import templates
+
+    name = "assets/javascripts/bundle.*.min.js"
+    served = next(built_site.glob(name)).read_text(encoding="utf-8")
+    shipped = next(Path(templates.__file__).parent.glob(name)).read_text("utf-8")
+    for patch in THEME_PATCHES:
+        assert patch.new in served and patch.old not in served, patch.why
+        assert patch.old in shipped
+    assert "sourceMappingURL" not in served
+    assert 'name:"color-scheme"' not in served  # the palette's meta, see the patch
+
+
+def test_every_page_has_its_code_focusable_and_its_tables_wrapped(built_site):
+    tables = 0
+    for page, html in built_pages(built_site).items():
+        assert not re.search(r"<pre\b[^>]*>(<span></span>)?<code>", html), page
+        for table in re.finditer(r"<table\b[^>]*>", html):
+            before = html[: table.start()]
+            assert before.endswith('<div class="md-typeset__table">'), page
+            tables += 1
+        marked = EXPLORER in re.search(r"<body\b[^>]*>", html)[0]
+        assert marked == (page == "explorer"), page
+    assert tables >= 2  # the index's notation and the cost page's table
 
 
 FAULTS = {

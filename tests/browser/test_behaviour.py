@@ -7,30 +7,128 @@ import re
 
 import pytest
 
-from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes
+from tests.browser.browser_kit import (
+    ARTIFACTS,
+    Problems,
+    axe_both_schemes,
+    draw_whole_page,
+)
+
+ROOT_SCHEME = "() => getComputedStyle(document.documentElement).colorScheme"
 
 
 def test_palette_toggle_switches_schemes(page, problems):
+    """The body's scheme, and the page's own (its scroll bars and canvas), which
+    Material's palette writes on the root (hooks/page_load.py's patch)."""
     page.goto("")
     body = page.locator("body")
     assert body.get_attribute("data-md-color-scheme") == "default"
+    assert page.evaluate(ROOT_SCHEME) == "light"
     toggle = "label.md-header__button[for^='__palette_']:visible"
     page.locator(toggle).click()
     assert body.get_attribute("data-md-color-scheme") == "slate"
+    assert page.evaluate(ROOT_SCHEME) == "dark"
     page.locator(toggle).click()
     assert body.get_attribute("data-md-color-scheme") == "default"
+    assert page.evaluate(ROOT_SCHEME) == "light"
 
 
-def test_transitions_come_back_after_load(page, problems):
-    """The body starts out marked as switching schemes (transitions off,
-    hooks/page_load.py); Material's palette takes the mark off as it loads, and
-    again after each switch."""
+# Every change of the body's data-md-color-switching from the start of the page:
+# "set" or "removed" (a MutationObserver installed before any script runs).
+WATCH_SWITCHING = """
+    window.switching = [];
+    new MutationObserver((records) => records.forEach((r) => window.switching.push(
+        r.target.hasAttribute(r.attributeName) ? "set" : "removed")))
+        .observe(document, {subtree: true, attributes: true,
+                            attributeFilter: ["data-md-color-switching"]});
+"""
+
+
+def test_a_load_does_not_switch_off_transitions_but_a_switch_does(page, problems):
+    """Material's palette marks the body as switching (transitions off, a restyle
+    of every element) only when a colour changes (hooks/page_load.py's patches):
+    not as a page loads, but when the reader switches, and it takes the mark off
+    after."""
+    page.add_init_script(WATCH_SWITCHING)
     page.goto("cost/")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => window.switching") == []
+    page.locator("label.md-header__button[for^='__palette_']:visible").click()
     gone = "() => !document.body.hasAttribute('data-md-color-switching')"
     page.wait_for_function(gone)
-    page.locator("label.md-header__button[for^='__palette_']:visible").click()
-    page.wait_for_function(gone)
+    assert page.evaluate("() => window.switching") == ["set", "removed"]
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+
+
+def test_a_first_visit_in_a_dark_scheme_switches_without_transitions(browser, base_url):
+    """A reader whose system is dark gets the slate palette from Material's script
+    on a first visit, a change of colours: transitions are off while it happens."""
+    context = browser.new_context(base_url=base_url, color_scheme="dark")
+    page = context.new_page()
+    seen = Problems(base_url)
+    seen.watch(page)
+    page.add_init_script(WATCH_SWITCHING)
+    page.goto("cost/")
+    page.wait_for_function("() => window.switching.length == 2")
+    assert page.evaluate("() => window.switching") == ["set", "removed"]
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    context.close()
+    seen.assert_none()
+
+
+def test_an_annotation_is_set_up_before_the_reader_reaches_it(page, problems):
+    """Material turns an annotation's note into a tooltip behind a button when the
+    annotation comes within a screen of the screen (hooks/page_load.py's patch),
+    not as the page loads: one-head's is further down, and the reader who scrolls
+    there finds it set up, its list hidden and its button in place."""
+    page.goto("one-head/")
+    page.wait_for_load_state("networkidle")
+    annotations = page.locator(".md-annotation")
+    assert annotations.count() == 0
+    draw_whole_page(page)  # every block at its height: the scrolling below is exact
+    assert annotations.count() == 0
+    # the paragraph four fifths of a screen below the bottom of the screen
+    page.evaluate(
+        """() => window.scrollTo(0, scrollY - 1.8 * innerHeight +
+            document.querySelector('.annotate').getBoundingClientRect().top)"""
+    )
+    annotations.first.wait_for(state="attached")
+    assert page.evaluate(
+        "() => document.querySelector('.annotate').getBoundingClientRect().top"
+    ) > page.evaluate("() => innerHeight")  # not yet on the screen
+    note = page.locator(".md-annotation .md-tooltip__inner").first
+    assert "variance" in note.inner_text()
+    listed = "() => document.querySelector('.annotate ~ ol').hidden"
+    assert page.evaluate(listed)
+
+
+# Every change of <html>'s class, with the value before it, from the start of the
+# page (a MutationObserver installed before any script runs).
+WATCH_HTML_CLASS = """
+    window.classes = [];
+    new MutationObserver((records) => records.forEach((r) =>
+        r.target === document.documentElement && window.classes.push(r.oldValue)))
+        .observe(document, {subtree: true, attributes: true,
+                            attributeOldValue: true, attributeFilter: ["class"]});
+"""
+
+
+def test_html_has_materials_classes_before_its_script_sets_them(page, problems):
+    """overrides/main.html gives <html> the classes Material's script sets as it
+    starts, before the first stylesheet: when Material sets them, nothing changes,
+    so nothing is restyled. Were the override gone, or Material to set other
+    classes, <html> would change again after the first one."""
+    page.add_init_script(WATCH_HTML_CLASS)
+    page.goto("cost/")
+    page.wait_for_load_state("networkidle")
+    final = page.evaluate("() => document.documentElement.className")
+    assert final == "js js-focus-visible"
+    before = page.evaluate("() => window.classes")
+    # the HTML's own class (Material's "no-js"), then only ever the final value
+    assert before[0] == "no-js" and set(before[1:]) <= {final}, before
+    assert page.evaluate(
+        "() => document.documentElement.hasAttribute('data-js-focus-visible')"
+    )
 
 
 # The layout shifts of the page so far (the observer hands over the buffered ones
@@ -74,13 +172,32 @@ def test_pages_do_not_shift_as_they_load(browser, base_url, viewport):
     assert shifts == {}, f"layout shifts (score, what moved): {shifts}"
 
 
+def index_requests(problems) -> list[str]:
+    return [url for url in problems.requested if "search_index.json" in url]
+
+
 def test_search_finds_softmax(page, problems):
+    """The search index loads when the reader opens search, not with every page
+    (hooks/page_load.py's patch), and search finds what it should."""
     page.goto("")
+    page.wait_for_load_state("networkidle")
+    assert index_requests(problems) == []
     page.keyboard.press("/")
     page.keyboard.type("softmax")
     results = page.locator(".md-search-result__item")
     results.first.wait_for()
     assert "softmax" in results.first.inner_text().lower()
+    assert len(index_requests(problems)) == 1
+
+
+def test_a_search_results_link_highlights_its_terms(page, problems):
+    """A search result links to its page with ?h=: that page loads the index and
+    marks the terms (Material's search.highlight)."""
+    page.goto("one-head/?h=softmax")
+    marks = page.locator(".md-content mark")
+    marks.first.wait_for()
+    assert marks.first.inner_text().lower() == "softmax"
+    assert len(index_requests(problems)) == 1
 
 
 def test_a_missing_page_gets_the_helpful_404(page, problems, base_url):

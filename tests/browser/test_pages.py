@@ -147,6 +147,15 @@ def test_page(page, problems, path, site_root):
     canonical = page.locator("link[rel='canonical']").get_attribute("href")
     assert canonical == config()["site_url"].rstrip("/") + "/" + path
 
+    # tables come wrapped in Material's scroll wrapper (hooks/page_load.py), once
+    wrapped = page.evaluate(
+        """() => [...document.querySelectorAll(".md-content table:not([class])")]
+            .map((t) => t.parentElement.matches(".md-typeset__table") &&
+                !t.closest(".md-typeset__scrollwrap").parentElement
+                    .closest(".md-typeset__scrollwrap"))"""
+    )
+    assert all(wrapped), wrapped
+
     scripts = page.evaluate("() => [...document.scripts].map((s) => s.src)")
     assert [src for src in scripts if "katex" in src] == []
     check_math(page)  # in the light scheme

@@ -1,29 +1,27 @@
-// Two fixes for axe-core on what Material creates or sets up late.
-// - Material adds a <nav class="md-code__nav"> (the copy button) to every code
-//   block, with no name, so a page with two code blocks has several identical
-//   navigation landmarks (landmark-unique). Name each after its block. Only navs
-//   not yet named are visited, so each costs one look, however often Material
-//   changes the page.
-// - Material makes a code block that scrolls sideways focusable, so that a
-//   keyboard can scroll it, but (content.lazy, mkdocs.yml) only once the block
-//   comes into view. Until then every code block is focusable; Material takes
-//   the focus back from those that do not scroll as it sets each one up. Setting
-//   an attribute costs no layout, unlike asking which blocks scroll.
+// A fix for axe-core on what Material creates late: Material adds a
+// <nav class="md-code__nav"> (the copy button) to a code block's <pre> as it sets
+// the block up, when the block comes into view (content.lazy, mkdocs.yml), with
+// no name, so a page with two code blocks has several identical navigation
+// landmarks (landmark-unique). Name each after its block.
+// Only the code blocks' <pre> elements are watched, for children added to them:
+// not the whole body, whose every change (search results, the explorers' maps
+// redrawn as the reader drags) would run the check again. Every code block is
+// focusable from the start (hooks/page_load.py writes tabindex="0" into the HTML).
 (() => {
-  const name = () => {
-    const navs = document.querySelectorAll("nav.md-code__nav:not([aria-label])");
-    if (navs.length === 0) return;
-    const blocks = [...document.querySelectorAll(".md-typeset .highlight")];
-    for (const nav of navs) {
-      const block = nav.closest(".highlight");
-      const title = block?.querySelector(".filename")?.textContent.trim();
-      const number = blocks.indexOf(block) + 1;
-      nav.setAttribute("aria-label", title ? `Code block ${number}: ${title}` : `Code block ${number}`);
-    }
+  const blocks = [...document.querySelectorAll(".md-typeset .highlight")];
+  const name = (nav) => {
+    const block = nav.closest(".highlight");
+    const title = block?.querySelector(".filename")?.textContent.trim();
+    const number = blocks.indexOf(block) + 1;
+    nav.setAttribute("aria-label", title ? `Code block ${number}: ${title}` : `Code block ${number}`);
   };
-  for (const code of document.querySelectorAll(".md-typeset .highlight pre > code:not([tabindex])")) {
-    code.setAttribute("tabindex", "0");
+  const unnamed = (node) => node instanceof Element && node.matches("nav.md-code__nav:not([aria-label])");
+  const observer = new MutationObserver((records) => {
+    for (const record of records) [...record.addedNodes].filter(unnamed).forEach(name);
+  });
+  for (const block of blocks) {
+    const pre = block.querySelector("pre");
+    if (pre) observer.observe(pre, { childList: true });
   }
-  new MutationObserver(name).observe(document.body, { childList: true, subtree: true });
-  name();
+  document.querySelectorAll("nav.md-code__nav:not([aria-label])").forEach(name);
 })();
