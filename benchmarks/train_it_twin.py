@@ -1,0 +1,232 @@
+"""What PyTorch computes for the live trainer of docs/train-it.md.
+
+    make twin        (or: python -m benchmarks.train_it_twin)
+
+The page trains the training page's toy in the reader's browser, in float64, from
+a random stream that Python and the page share (snippets/train_it/). This script
+trains the same runs in PyTorch, float64 (the training page's `Attention`,
+autograd, torch.optim.Adam, CosineAnnealingLR: `train_pytorch`), and writes:
+
+- snippets/train_it/twin_results.py: for every seed in SEEDS and every design,
+  what the training page's claims find (`measure`, `broken`); the page includes
+  it and prints its rates, and the browser suite checks that "Train 100 seeds"
+  shows the same verdicts and rates;
+- tests/data/train_it_steps.json: for the seeds in STEP_SEEDS and every design,
+  the loss at every step and the final weights, which the browser suite compares
+  with the page's trainer, step for step; and how far PyTorch moves from itself
+  when every initial weight moves by one ulp (`nudged`): PyTorch's own spread,
+  against which a seed where training amplifies rounding is judged. It also
+  records how far the page's Python twin (`train_by_hand`) is from PyTorch.
+
+Both are keyed on a hash of the code they come from (`code_key`: torch's
+version, the snippets, this file's measuring code): tests/test_train_it.py fails
+while the key is stale and trains a run again to check the records. About
+seven minutes on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import inspect
+import json
+import math
+import os
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "snippets" / "train_it" / "twin_results.py"
+STEPS_FILE = ROOT / "tests" / "data" / "train_it_steps.json"
+SEEDS = range(0, 100)  # what "Train 100 seeds" trains by default
+STEP_SEEDS = range(0, 12)  # checked step for step in the browser
+MODULES = [
+    "snippets.train_it.ex04_pytorch",
+    "snippets.train_it.ex05_claims",
+]
+HEADER = '''\
+"""Written by `make twin` (benchmarks/train_it_twin.py): the training page's
+toy trained in PyTorch, float64, from the stream the live trainer shares with
+Python, for seeds 0 to 99 and each way of splitting the width into heads. Per
+design and seed: accurate predictions on each lookup (out of "total"), the
+test error, which head put most weight on the previous position, and the
+claims of the training page that the run breaks."""
+'''
+
+
+def code_key() -> str:
+    """The records' key: torch's version, the snippets they come from, and
+    this file's code that measures (not the code that writes the files)."""
+    from snippets import sources_key
+
+    digest = hashlib.sha256(torch.__version__.encode())
+    for module in MODULES:
+        digest.update(sources_key(module).encode())
+    functions = [measure_seed, nudged, as_record]
+    digest.update("".join(inspect.getsource(f) for f in functions).encode())
+    digest.update(repr((SEEDS, STEP_SEEDS)).encode())
+    return digest.hexdigest()[:16]
+
+
+def nudged(weights: dict) -> dict:
+    """Every weight moved by one ulp, up: the smallest change there is."""
+    return {
+        k: torch.nextafter(w, torch.full_like(w, math.inf)) for k, w in weights.items()
+    }
+
+
+def as_record(after: dict, broken: list[str]) -> dict:
+    return {
+        "correct": tuple(after["correct"]),
+        "mse": float(f"{after['mse']:.6g}"),
+        "previous-token head": max(
+            range(after["heads"]), key=lambda h: after["looks"][h][0]
+        )
+        + 1,
+        "broken": broken,
+    }
+
+
+def measure_seed(seed: int) -> dict:
+    """Every design of one seed: its record, and for STEP_SEEDS its steps."""
+    from snippets.train_it.ex01_stream import DESIGNS, initial_weights
+    from snippets.train_it.ex03_train import train_by_hand
+    from snippets.train_it.ex04_pytorch import train_pytorch
+    from snippets.train_it.ex05_claims import broken, measure
+
+    torch.set_num_threads(1)
+    runs, steps = {}, {}
+    for design, (n_heads, d_head) in DESIGNS.items():
+        weights, losses = train_pytorch(n_heads, d_head, seed)
+        runs[design] = (
+            measure(weights, n_heads),
+            measure(initial_weights(seed), n_heads),
+        )
+        if seed in STEP_SEEDS:
+            spread_weights, spread = train_pytorch(
+                n_heads, d_head, seed, start=nudged(initial_weights(seed))
+            )
+            _, mine, my_losses = train_by_hand(n_heads, seed)
+            steps[design] = {
+                "losses": losses,
+                "weights": weights,
+                "spread": spread,
+                "spread weights": spread_weights,
+                "twin": my_losses,
+                "twin weights": mine,
+            }
+    two = runs["2x2"][0]["mse"]
+    records = {
+        design: as_record(after, broken(after, before, two if n == 1 else None))
+        for design, (after, before) in runs.items()
+        for n in [after["heads"]]
+    }
+    return {"records": records, "steps": steps, "measures": runs}
+
+
+# -- writing the files ----------------------------------------------------------
+
+
+def f64(values) -> str:
+    """float64 values, little-endian, in base64: every bit kept."""
+    return base64.b64encode(
+        torch.tensor(values, dtype=torch.float64).numpy().tobytes()
+    ).decode()
+
+
+def relative_gap(a: list[float], b: list[float]) -> list[float]:
+    return [abs(x / y - 1) for x, y in zip(a, b, strict=True)]
+
+
+def steps_entry(s: dict) -> dict:
+    """One run of the browser's step-for-step check: PyTorch's losses and final
+    weights, and PyTorch's own spread (the nudged run), step by step (running
+    maximum of the relative gap) and tensor by tensor (largest gap)."""
+    spread = relative_gap(s["spread"], s["losses"])
+    running = [max(spread[: i + 1]) for i in range(len(spread))]
+    names = list(s["weights"])
+    flat = torch.cat([s["weights"][n].flatten() for n in names])
+    return {
+        "losses": f64(s["losses"]),
+        "weights": f64(flat.tolist()),
+        "names": {n: list(s["weights"][n].shape) for n in names},
+        "spread": f64(running),
+        "weight spread": {
+            n: (s["spread weights"][n] - s["weights"][n]).abs().max().item()
+            for n in names
+        },
+        "twin": {
+            "loss": max(relative_gap(s["twin"], s["losses"])),
+            "weights": {
+                n: (s["twin weights"][n] - s["weights"][n]).abs().max().item()
+                for n in names
+            },
+        },
+    }
+
+
+def write_results(results: dict, path: Path) -> None:
+    lines = [HEADER, "twin_results = {"]
+    lines.append(f'    "code": "{results["code"]}",  # its code_key()')
+    lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
+    lines.append(f'    "total": {results["total"]},  # predictions per lookup')
+    fields = ("correct", "mse", "previous-token head", "broken")
+    lines.append(f'    "fields": {fields!r},')
+    lines.append('    "runs": {')
+    for design, seeds in results["runs"].items():
+        lines.append(f'        "{design}": {{')
+        for seed, record in seeds.items():
+            assert tuple(record) == fields, record
+            lines.append(f"            {seed}: {tuple(record.values())!r},")
+        lines.append("        },")
+    lines += ["    },", "}", ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    ruff = Path(sys.executable).with_name("ruff")
+    if ruff.exists():  # the same layout as every other snippet
+        config = ROOT / "snippets" / "ruff.toml"
+        subprocess.run(
+            [ruff, "format", "--quiet", "--config", config, path], check=True
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    from snippets.train_it.ex05_claims import x_test  # imported once, then forked
+
+    with ProcessPoolExecutor(args.jobs) as pool:
+        measured = dict(zip(SEEDS, pool.map(measure_seed, SEEDS), strict=True))
+    designs = list(measured[SEEDS.start]["records"])
+    key = code_key()
+    results = {
+        "code": key,
+        "total": x_test.shape[0] * x_test.shape[1],
+        "runs": {d: {s: m["records"][d] for s, m in measured.items()} for d in designs},
+    }
+    write_results(results, RESULTS)
+    steps = {
+        "code": key,
+        "runs": {
+            f"{d}/{s}": steps_entry(measured[s]["steps"][d])
+            for d in designs
+            for s in STEP_SEEDS
+        },
+    }
+    STEPS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    STEPS_FILE.write_text(json.dumps(steps, indent=1) + "\n", encoding="utf-8")
+    for design in designs:
+        meet = sum(not r["broken"] for r in results["runs"][design].values())
+        print(f"{design}: meets every claim in {meet} of {len(SEEDS)} seeds")
+    twin = [e["twin"]["loss"] for e in steps["runs"].values()]
+    print(f"{RESULTS.relative_to(ROOT)}, {STEPS_FILE.relative_to(ROOT)}: the twin's",
+          f"largest relative loss gap from PyTorch {max(twin):.1e}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""The same run in PyTorch: the training page's model, autograd,
+torch.optim.Adam and CosineAnnealingLR, in float64."""
+
+from snippets.train_it.ex01_stream import (
+    initial_weights,
+    make_batch,
+    random,
+    torch,
+)
+from snippets.train_it.ex02_backward import F
+from snippets.train_it.ex03_train import (
+    BATCH,
+    LR,
+    STEPS,
+    one_thread,
+    train_by_hand,
+)
+from snippets.training.ex03_model import Attention
+
+
+# isort: split
+# --8<-- [start:page]
+@one_thread()
+def train_pytorch(n_heads, d_head, seed, steps=STEPS, start=None):
+    """The training page's fit, from the same weights (or start, a
+    state_dict) and the same sequences."""
+    model = Attention(n_heads, d_head).double()
+    model.load_state_dict(start or initial_weights(seed))
+    data = random.Random(seed)
+    optimizer = torch.optim.Adam(model.parameters(), lr=LR)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, steps)
+    losses = []
+    for _ in range(steps):
+        x, y = make_batch(BATCH, data)
+        loss = F.mse_loss(model(x)[0], y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        losses.append(loss.item())
+    return model.state_dict(), losses
+
+
+_, mine, my_losses = train_by_hand(n_heads=2, seed=0)
+theirs, losses = train_pytorch(n_heads=2, d_head=2, seed=0)
+for step in [1, STEPS]:
+    print(f"step {step}: loss {my_losses[step - 1]:.8f} by hand,",
+          f"{losses[step - 1]:.8f} in PyTorch")  # fmt: skip
+gap = max(abs(a / b - 1) for a, b in zip(my_losses, losses, strict=True))
+print("every step's loss within 1e-9 of PyTorch's:", gap < 1e-9)
+KEY_BIAS = "W_key.bias"
+weights = max((mine[p] - w).abs().max() for p, w in theirs.items()
+              if p != KEY_BIAS)  # fmt: skip
+print("every weight within 1e-9 of PyTorch's, the key bias aside:",
+      weights.item() < 1e-9)  # fmt: skip
+drift = (theirs[KEY_BIAS] - initial_weights(seed=0)[KEY_BIAS]).abs().max()
+print("PyTorch moved its key bias by less than 1e-8:", drift.item() < 1e-8)
+# --8<-- [end:page]

@@ -1,0 +1,278 @@
+"""docs/train-it.md: the Python twin of the live trainer is the training page's model
+and optimiser, by hand; its gradients are autograd's, its Adam and schedule are
+torch.optim's, a planted error fails that check; the records `make twin` wrote
+(PyTorch's runs: the page's rates, the browser's reference) are fresh and are
+what the code does; the page's settings are the snippets'. (The browser's side:
+tests/browser/test_train_it.py.)"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import random
+import textwrap
+
+import pytest
+import torch
+
+from tests.pages import lazy
+
+stream = lazy("snippets.train_it.ex01_stream")
+hand = lazy("snippets.train_it.ex02_backward")
+train = lazy("snippets.train_it.ex03_train")
+pytorch = lazy("snippets.train_it.ex04_pytorch")
+claims = lazy("snippets.train_it.ex05_claims")
+results = lazy("snippets.train_it.twin_results")
+twin = lazy("benchmarks.train_it_twin")
+page_claims = lazy("snippets.training.ex13_claims")
+
+DESIGNS = {"2x2": (2, 2), "1x4": (1, 4), "4x1": (4, 1)}
+
+
+# -- the stream: Python's random, nn.Linear's initialisation, the page's task -------
+
+
+def test_the_weights_are_attentions_and_drawn_as_nn_linear_draws_them():
+    from snippets.training.ex03_model import Attention
+
+    for n_heads, d_head in DESIGNS.values():
+        model = Attention(n_heads, d_head)
+        mine = stream.initial_weights(seed=n_heads)
+        assert list(mine) == list(model.state_dict())
+        for name, w in model.state_dict().items():
+            assert mine[name].shape == w.shape and mine[name].dtype == torch.float64
+            fan_in = model.get_submodule(name.split(".")[0]).in_features
+            bound = 1 / math.sqrt(fan_in)  # kaiming_uniform_(a=sqrt(5)), and the bias
+            assert mine[name].abs().max() < bound
+    # uniform in (-bound, bound), from random.random(), in order
+    rng = random.Random(7)
+    first = [(2 * rng.random() - 1) / math.sqrt(8) for _ in range(32)]
+    assert stream.initial_weights(7)["W_query.weight"].flatten().tolist() == first
+
+
+def test_the_batches_are_the_training_pages_task():
+    x, y = stream.make_batch(64, random.Random(3))
+    v, k, place = x[..., 0], x[..., 1], x[..., 2:]
+    assert torch.equal(place, torch.eye(6, dtype=torch.float64).expand(64, 6, 6))
+    assert torch.equal(y[..., 0], v.roll(1, dims=1))
+    top = k.argmax(dim=1)
+    assert torch.equal(y[..., 1], v[torch.arange(64), top][:, None].expand(64, 6))
+    assert v.min() >= -1 and v.max() < 1 and k.min() >= 0 and k.max() < 1
+
+
+# -- the backward pass by hand, against autograd -------------------------------------
+
+
+def gradient_gaps(backward) -> list[float]:
+    """For random weights and batches of every design: how far each gradient of
+    the hand-written pass (with `backward`) is from autograd's, relative to the
+    largest gradient of its tensor (the key bias against the key weights')."""
+    gaps = []
+    for seed, (n_heads, d_head) in enumerate(list(DESIGNS.values()) * 3):
+        W = stream.initial_weights(seed)
+        x, y = stream.make_batch(32, random.Random(100 + seed))
+        out, saved = hand.forward(W, x, n_heads)
+        mine = backward(W, saved, 2 * (out - y) / out.numel())
+        theirs = hand.autograd_grads(W, x, y, n_heads, d_head)
+        for name, g in theirs.items():
+            scale = theirs[name.replace("bias", "weight")].abs().max()
+            gaps.append(((mine[name] - g).abs().max() / scale).item())
+    return gaps
+
+
+def test_the_backward_pass_is_autograds():
+    assert max(gradient_gaps(hand.backward)) < 1e-13
+
+
+def test_the_key_bias_has_no_gradient():
+    """What the page says about it: autograd's is rounding noise."""
+    for n_heads, d_head in DESIGNS.values():
+        W = stream.initial_weights(0)
+        x, y = stream.make_batch(256, random.Random(1))
+        g = hand.autograd_grads(W, x, y, n_heads, d_head)
+        assert g["W_key.bias"].abs().max() < 1e-12 * g["W_key.weight"].abs().max()
+
+
+PLANTED = [  # one term of the backward pass off by 1%
+    ("(a * d_a).sum(-1, keepdim=True)", "1.01 * (a * d_a).sum(-1, keepdim=True)"),
+    ("d_context @ v.transpose(-2, -1)", "1.01 * d_context @ v.transpose(-2, -1)"),
+    ('"W_o.bias": d_out.sum((0, 1))', '"W_o.bias": 1.01 * d_out.sum((0, 1))'),
+]
+
+
+@pytest.mark.parametrize("code, planted", PLANTED)
+def test_a_term_off_by_one_percent_fails_the_autograd_check(code, planted):
+    source = textwrap.dedent(inspect.getsource(hand.backward))
+    assert source.count(code) == 1, code
+    namespace = dict(vars(hand.lazy_module()))
+    exec(source.replace(code, planted), namespace)  # noqa: S102
+    assert max(gradient_gaps(namespace["backward"])) > 1e-3
+
+
+# -- Adam and the schedule by hand, against torch.optim ---------------------------
+
+
+def test_adam_and_the_schedule_are_torch_optims():
+    torch.manual_seed(0)
+    start = {
+        "a": torch.randn(5, 3, dtype=torch.float64),
+        "b": torch.randn(4, dtype=torch.float64),
+    }
+    params = {n: torch.nn.Parameter(w.clone()) for n, w in start.items()}
+    optimizer = torch.optim.Adam(params.values(), lr=train.LR)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, train.STEPS)
+    W = {n: w.clone() for n, w in start.items()}
+    m = {n: torch.zeros_like(w) for n, w in W.items()}
+    v = {n: torch.zeros_like(w) for n, w in W.items()}
+    for step in range(1, train.STEPS + 1):
+        grads = {n: torch.randn_like(w) * 10.0 ** (step % 5 - 3) for n, w in W.items()}
+        for n, p in params.items():
+            p.grad = grads[n].clone()
+        optimizer.step()
+        schedule.step()
+        train.adam(W, grads, m, v, step)
+        if step in (1, 2, 400, train.STEPS):
+            for n, p in params.items():
+                torch.testing.assert_close(W[n], p.detach(), rtol=1e-12, atol=1e-15)
+    assert (
+        train.learning_rate(0) == train.LR and train.learning_rate(train.STEPS) < 1e-17
+    )
+    assert schedule.get_last_lr()[0] == pytest.approx(
+        train.learning_rate(train.STEPS), abs=1e-17
+    )
+
+
+def test_the_settings_are_the_training_pages():
+    from snippets.training import ex05_train
+
+    assert (train.STEPS, train.BATCH, train.LR) == (
+        ex05_train.STEPS,
+        ex05_train.BATCH,
+        ex05_train.LR,
+    )
+    assert claims.x_test.shape[0] == ex05_train.N_TEST
+    assert (train.BETAS, train.EPS) == (
+        torch.optim.Adam([torch.zeros(1)]).defaults["betas"],
+        torch.optim.Adam([torch.zeros(1)]).defaults["eps"],
+    )
+
+
+# -- the claims, for every design ---------------------------------------------------
+
+THRESHOLDS = [
+    "TWO_HEADS_MIN_ACCURACY",
+    "ONE_HEAD_MAX_ACCURACY",
+    "ONE_HEAD_MIN_MSE_RATIO",
+    "JS_BEFORE_MAX",
+    "JS_AFTER_MIN",
+    "ROLE_MIN_ATTENTION",
+]
+NAMES = {  # the training page's words for each claim -> this page's
+    "two heads are not accurate on both outputs": "not accurate on both lookups",
+    "one head of width 4 is too accurate": "too accurate",
+    "one head's error is not clearly larger": "error not clearly larger",
+    "the heads do not start alike": "heads do not start alike",
+    "the heads do not end apart": "heads do not end apart",
+    "no separate head for each of the two lookups": "no separate head for each lookup",
+}
+
+
+def test_the_thresholds_are_the_training_pages():
+    for name in THRESHOLDS:
+        assert getattr(claims, name) == getattr(page_claims, name), name
+
+
+def random_measures(rng: random.Random, heads: int) -> dict:
+    near = [0.0, 0.05, 0.5, 0.6, 0.85, 0.9, 1.0]  # the thresholds, and around
+
+    def pick():
+        return rng.choice([rng.random(), rng.choice(near) + rng.uniform(-0.01, 0.01)])
+
+    total = 24576
+    return {
+        "heads": heads,
+        "correct": [int(total * min(1, max(0, pick()))) for _ in range(2)],
+        "total": total,
+        "mse": rng.uniform(1e-4, 0.3),
+        "looks": [[pick(), pick()] for _ in range(heads)],
+        "divergence": [pick() for _ in range(heads * (heads - 1) // 2)],
+    }
+
+
+def test_for_two_heads_and_one_the_claims_are_the_training_pages():
+    """broken() of this page against failures() of the training page, on
+    measures drawn at random around every threshold."""
+    from types import SimpleNamespace as NS
+
+    rng = random.Random(29)
+    for seed in range(2000):
+        two, before, one = (random_measures(rng, h) for h in (2, 2, 1))
+        outcome = NS(
+            seed=seed,
+            two=NS(
+                test_accuracy=torch.tensor(two["correct"]) / two["total"],
+                test_mse=two["mse"],
+            ),
+            one=NS(
+                test_accuracy=torch.tensor(one["correct"]) / one["total"],
+                test_mse=one["mse"],
+            ),
+            js_before=before["divergence"][0],
+            js_after=two["divergence"][0],
+            looks=torch.tensor(two["looks"]),
+        )
+        theirs = [
+            NAMES[b.removeprefix(f"seed {seed}: ")]
+            for b in page_claims.failures(outcome)
+        ]
+        mine = claims.broken(two, before) + claims.broken(one, None, two["mse"])
+        assert sorted(mine) == sorted(theirs), (seed, two, one)
+
+
+# -- the records of `make twin` --------------------------------------------------------
+
+
+def test_the_records_are_for_this_code():
+    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))
+    key = twin.code_key()
+    message = (
+        "is stale: the trainer's Python twin, the training page's model or the "
+        "claims changed since `make twin` wrote it. Run `make twin` (minutes)."
+    )
+    assert results.twin_results["code"] == key, f"{twin.RESULTS.name} {message}"
+    assert steps["code"] == key, f"{twin.STEPS_FILE.name} {message}"
+    assert results.twin_results["seeds"] == (twin.SEEDS.start, twin.SEEDS.stop)
+    assert len(twin.SEEDS) == 100 and set(twin.STEP_SEEDS) <= set(twin.SEEDS)
+    for design in DESIGNS:
+        assert list(results.twin_results["runs"][design]) == list(twin.SEEDS)
+        for seed in twin.STEP_SEEDS:
+            assert f"{design}/{seed}" in steps["runs"]
+
+
+def test_a_seed_trained_again_gives_its_records():
+    """One seed, every design, trained again by PyTorch: its records and its
+    loss at every step are what `make twin` wrote."""
+    seed = twin.STEP_SEEDS[-1]
+    measured = twin.measure_seed(seed)
+    fields = results.twin_results["fields"]
+    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    for design, record in measured["records"].items():
+        recorded = dict(
+            zip(fields, results.twin_results["runs"][design][seed], strict=True)
+        )
+        assert {**record, "correct": tuple(record["correct"])} == recorded, design
+        entry = twin.steps_entry(measured["steps"][design])
+        for name in ("losses", "weights"):
+            assert entry[name] == steps[f"{design}/{seed}"][name], (design, name)
+
+
+def test_the_twin_agrees_with_pytorch_at_every_step():
+    """make twin trained STEP_SEEDS by hand too: every loss within 1e-9 of
+    PyTorch's, or within ten times PyTorch's own spread."""
+    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    for key, entry in steps.items():
+        spread = entry["weight spread"]
+        for name, gap in entry["twin"]["weights"].items():
+            if name != "W_key.bias":
+                assert gap <= max(1e-9, 10 * spread[name]), (key, name)
