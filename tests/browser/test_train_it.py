@@ -473,7 +473,8 @@ def page_weights(page, design: str) -> dict:
     flat = page.evaluate(RESULTS)[design]["weights"]
     weights, at = {}, 0
     for name, w in stream.initial_weights(0).items():
-        weights[name] = torch.tensor(flat[at : at + w.numel()]).view(w.shape)
+        weights[name] = torch.tensor(flat[at : at + w.numel()], dtype=torch.float64)
+        weights[name] = weights[name].view(w.shape)
         at += w.numel()
     return weights
 
