@@ -1,7 +1,8 @@
 """The live trainer's speed (docs/train-it.md), in headless Chromium on this machine:
 a benchmark that prints figures against the goal (issue 29), not a test.
 
-    make bench-trainer    (or: python -m benchmarks.bench_trainer [--site DIR] [--runs N])
+    make bench-trainer
+    python -m benchmarks.bench_trainer [--site DIR] [--runs N]
 
 It serves a strict build (or the site in DIR) on 127.0.0.1, as scripts/audit.py
 does, opens the trainer's page and presses Train, with the frames drawn as a
@@ -38,6 +39,7 @@ from tests.browser.browser_kit import CHROMIUM_ARGS, built_site, chromium  # noq
 GOAL_S = 1.0
 STEPS = 800
 CASES = [["2x2", "1x4"], ["2x2"], ["1x4"], ["4x1"]]
+DONE = "() => document.getElementById('train-it').dataset.state === 'done'"
 LONG_TASKS = """
 window.heads_long_tasks = [];
 new PerformanceObserver((list) => {
@@ -63,12 +65,11 @@ def measure(url: str, runs: int) -> dict:
             for run in range(runs + 1):  # the first warms up
                 page.locator("input[name='seed']").fill(str(run))
                 page.locator("[data-action='train']").click()
-                page.wait_for_function(
-                    "() => document.getElementById('train-it').dataset.state === 'done'",
-                    timeout=120_000,
-                )
+                page.wait_for_function(DONE, timeout=120_000)
                 if run:
-                    times.append(float(page.locator("#train-it").get_attribute("data-seconds")))
+                    times.append(
+                        float(page.locator("#train-it").get_attribute("data-seconds"))
+                    )
             found[",".join(designs)] = statistics.median(times)
         long_tasks = page.evaluate("() => window.heads_long_tasks")
         browser.close()
@@ -92,8 +93,10 @@ def main() -> int:
         print(f"  {' and '.join(designs):10} {seconds:5.2f} s for {STEPS} steps each, "
               f"{steps / seconds:6.0f} steps/s{goal}")  # fmt: skip
     tasks = result["long tasks"]
-    print(f"Main thread: {len(tasks)} long tasks while training"
-          + (f" (longest {max(tasks):.0f} ms)" if tasks else ""))
+    print(
+        f"Main thread: {len(tasks)} long tasks while training"
+        + (f" (longest {max(tasks):.0f} ms)" if tasks else "")
+    )
     return 0
 
 

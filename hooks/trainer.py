@@ -33,8 +33,14 @@ def trainer_data() -> dict:
         from snippets.train_it.ex01_stream import DESIGNS
         from snippets.train_it.ex03_train import BATCH, LR, STEPS
 
-    names = ["TWO_HEADS_MIN_ACCURACY", "ONE_HEAD_MAX_ACCURACY", "ONE_HEAD_MIN_MSE_RATIO",
-             "JS_BEFORE_MAX", "JS_AFTER_MIN", "ROLE_MIN_ATTENTION"]  # fmt: skip
+    names = [
+        "TWO_HEADS_MIN_ACCURACY",
+        "ONE_HEAD_MAX_ACCURACY",
+        "ONE_HEAD_MIN_MSE_RATIO",
+        "JS_BEFORE_MAX",
+        "JS_AFTER_MIN",
+        "ROLE_MIN_ATTENTION",
+    ]
     return {
         "steps": STEPS,
         "batch": BATCH,

@@ -63,6 +63,7 @@ CITATIONS = {
     },
     "try-it.md": {},
     "explorer.md": {},
+    "train-it.md": {},
     "your-sentence.md": {},
     "checking-against-pytorch.md": {},
     "real-model.md": {

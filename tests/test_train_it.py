@@ -94,9 +94,9 @@ def test_the_key_bias_has_no_gradient():
 
 
 PLANTED = [  # one term of the backward pass off by 1%
-    ("(a * d_a).sum(-1, keepdim=True)", "1.01 * (a * d_a).sum(-1, keepdim=True)"),
-    ("d_context @ v.transpose(-2, -1)", "1.01 * d_context @ v.transpose(-2, -1)"),
-    ('"W_o.bias": d_out.sum((0, 1))', '"W_o.bias": 1.01 * d_out.sum((0, 1))'),
+    ("(a * grad_a).sum(-1, keepdim=True)", "1.01 * (a * grad_a).sum(-1, keepdim=True)"),
+    ("grad_context @ v.transpose(-2, -1)", "1.01 * grad_context @ v.transpose(-2, -1)"),
+    ('"W_o.bias": grad_out.sum((0, 1))', '"W_o.bias": 1.01 * grad_out.sum((0, 1))'),
 ]
 
 

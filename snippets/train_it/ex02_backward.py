@@ -18,42 +18,46 @@ import torch.nn.functional as F
 def forward(W, x, n_heads):
     """Attention's forward pass; also returns what backward needs."""
     n, t, _ = x.shape  # (n, T, 8)
-    d = WIDTH // n_heads  # d_head
+    d_head = WIDTH // n_heads
 
     def split(z):  # (n, T, WIDTH) -> (n, h, T, d_head)
-        return z.view(n, t, n_heads, d).transpose(1, 2)
+        return z.view(n, t, n_heads, d_head).transpose(1, 2)
 
     q = split(x @ W["W_query.weight"].T + W["W_query.bias"])
     k = split(x @ W["W_key.weight"].T + W["W_key.bias"])
     v = split(x @ W["W_value.weight"].T + W["W_value.bias"])
-    a = (q @ k.transpose(-2, -1) / d**0.5).softmax(-1)  # (n, h, T, T)
+    a = (q @ k.transpose(-2, -1) / d_head**0.5).softmax(-1)  # (n, h, T, T)
     context = (a @ v).transpose(1, 2).reshape(n, t, WIDTH)  # (n, T, 4)
     out = context @ W["W_o.weight"].T + W["W_o.bias"]  # (n, T, 2)
     return out, (x, q, k, v, a, context)
 
 
-def backward(W, saved, d_out):
-    """d loss / d weight for every weight, from d_out = d loss / d out."""
+def backward(W, saved, grad_out):
+    """d loss / d weight for every weight, from grad_out = d loss / d out.
+    Each grad_z is d loss / d z, with the shape of z."""
     x, q, k, v, a, context = saved
-    n, h, t, d = q.shape
+    n, h, t, d_head = q.shape
     grads = {
-        "W_o.weight": d_out.flatten(0, 1).T @ context.flatten(0, 1),  # (2, 4)
-        "W_o.bias": d_out.sum((0, 1)),  # (2,)
+        "W_o.weight": grad_out.flatten(0, 1).T
+        @ context.flatten(0, 1),  # (2, 4)
+        "W_o.bias": grad_out.sum((0, 1)),  # (2,)
     }
-    d_context = d_out @ W["W_o.weight"]  # (n, T, 4)
-    d_context = d_context.view(n, t, h, d).transpose(1, 2)  # (n, h, T, d)
-    d_a = d_context @ v.transpose(-2, -1)  # (n, h, T, T)
-    d_v = a.transpose(-2, -1) @ d_context  # (n, h, T, d)
-    # the softmax's backward: each row's a * (d_a - its a-weighted mean)
-    d_scores = a * (d_a - (a * d_a).sum(-1, keepdim=True)) / d**0.5
-    d_q = d_scores @ k  # (n, h, T, d)
-    d_k = d_scores.transpose(-2, -1) @ q  # (n, h, T, d)
-    for name, d_z in [("W_query", d_q), ("W_key", d_k), ("W_value", d_v)]:
-        d_z = d_z.transpose(1, 2).reshape(n * t, WIDTH)  # (n T, 4)
-        grads[f"{name}.weight"] = d_z.T @ x.reshape(n * t, -1)  # (4, 8)
-        grads[f"{name}.bias"] = d_z.sum(0)  # (4,)
+    grad_context = grad_out @ W["W_o.weight"]  # (n, T, 4)
+    grad_context = grad_context.view(n, t, h, d_head).transpose(1, 2)
+    grad_a = grad_context @ v.transpose(-2, -1)  # (n, h, T, T)
+    grad_v = a.transpose(-2, -1) @ grad_context  # (n, h, T, d_head)
+    # the softmax's backward: each row's a * (grad_a - its a-weighted mean)
+    mean = (a * grad_a).sum(-1, keepdim=True)  # (n, h, T, 1)
+    grad_scores = a * (grad_a - mean) / d_head**0.5  # (n, h, T, T)
+    grad_q = grad_scores @ k  # (n, h, T, d_head)
+    grad_k = grad_scores.transpose(-2, -1) @ q  # (n, h, T, d_head)
+    for name, grad_z in [("W_query", grad_q), ("W_key", grad_k),
+                         ("W_value", grad_v)]:  # fmt: skip
+        grad_z = grad_z.transpose(1, 2).reshape(n * t, WIDTH)  # (n T, 4)
+        grads[f"{name}.weight"] = grad_z.T @ x.reshape(n * t, -1)  # (4, 8)
+        grads[f"{name}.bias"] = grad_z.sum(0)  # (4,)
     # The key bias adds q . b to every score of a row, and a softmax ignores
-    # what is added to a whole row: its gradient is zero (d_k.sum(0) above
+    # what is added to a whole row: its gradient is zero (what the sum gives
     # is rounding noise, which Adam would divide by its EPS and follow).
     grads["W_key.bias"] = torch.zeros_like(grads["W_key.bias"])
     return grads
@@ -62,8 +66,8 @@ def backward(W, saved, d_out):
 def loss_and_grads(W, x, y, n_heads):
     out, saved = forward(W, x, n_heads)
     loss = ((out - y) ** 2).mean()  # MSE
-    d_out = 2 * (out - y) / out.numel()  # (n, T, 2)
-    return loss.item(), backward(W, saved, d_out)
+    grad_out = 2 * (out - y) / out.numel()  # (n, T, 2)
+    return loss.item(), backward(W, saved, grad_out)
 
 
 def autograd_grads(W, x, y, n_heads, d_head):

@@ -195,19 +195,19 @@ def test_the_page_trains_what_pytorch_trains_step_for_step(trainer):
 PLANTED = [  # one gradient term off by 1%, each: (what it is, the code, planted)
     (
         "the softmax's backward",
-        "const dScore = (a[row + u] * (dA[u] - mean)) / scale;",
-        "const dScore = (a[row + u] * (dA[u] - mean * 1.01)) / scale;",
+        "const gradScore = (a[row + u] * (gradA[u] - mean)) / scale;",
+        "const gradScore = (a[row + u] * (gradA[u] - mean * 1.01)) / scale;",
     ),
     (
         "one term of the context's gradient",
-        "dContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c];",
-        "dContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c] * 1.01;",
+        "gradContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c];",
+        "gradContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c] * 1.01;",
     ),
     (
         "the value projection's gradient",
-        'projectBack(G, "W_value", batch.v, batch.k, s, dV);',
-        "dV.forEach((x, i) => { dV[i] = x * 1.01; });\n"
-        '      projectBack(G, "W_value", batch.v, batch.k, s, dV);',
+        'projectBack(G, "W_value", batch.v, batch.k, s, gradV);',
+        "gradV.forEach((x, i) => { gradV[i] = x * 1.01; });\n"
+        '      projectBack(G, "W_value", batch.v, batch.k, s, gradV);',
     ),
     # the whole gradient of one weight: Adam divides it by its own running size,
     # so only its EPS sees the error, which changes the loss by a hundred-millionth

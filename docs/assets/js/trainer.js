@@ -115,8 +115,8 @@
     const f = (n) => new Float64Array(n);
     return {
       q: f(T * WIDTH), k: f(T * WIDTH), v: f(T * WIDTH), a: f(heads * T * T),
-      context: f(T * WIDTH), out: f(T * 2), dOut: f(T * 2), dContext: f(T * WIDTH),
-      dA: f(T), dQ: f(T * WIDTH), dK: f(T * WIDTH), dV: f(T * WIDTH),
+      context: f(T * WIDTH), out: f(T * 2), gradOut: f(T * 2), gradContext: f(T * WIDTH),
+      gradA: f(T), gradQ: f(T * WIDTH), gradK: f(T * WIDTH), gradV: f(T * WIDTH),
     };
   }
 
@@ -135,14 +135,14 @@
 
   // The forward pass of sequence s: work.out (T, 2), work.a (h, T, T).
   function forward(W, heads, batch, s, work) {
-    const d = WIDTH / heads; // d_head
-    const scale = Math.sqrt(d);
+    const dHead = WIDTH / heads;
+    const scale = Math.sqrt(dHead);
     const { q, k, v, a, context, out } = work;
     project(W, "W_query", batch.v, batch.k, s, q);
     project(W, "W_key", batch.v, batch.k, s, k);
     project(W, "W_value", batch.v, batch.k, s, v);
     for (let h = 0; h < heads; h += 1) {
-      const first = h * d; // head h's columns: first .. first + d - 1
+      const first = h * dHead; // head h's columns: first .. first + dHead - 1
       for (let t = 0; t < T; t += 1) {
         const row = (h * T + t) * T; // head h's weights for position t
         const qt = t * WIDTH + first;
@@ -150,7 +150,7 @@
         for (let u = 0; u < T; u += 1) {
           const ku = u * WIDTH + first;
           let score = 0;
-          for (let e = 0; e < d; e += 1) score += q[qt + e] * k[ku + e];
+          for (let e = 0; e < dHead; e += 1) score += q[qt + e] * k[ku + e];
           score /= scale;
           a[row + u] = score;
           if (score > top) top = score;
@@ -163,7 +163,7 @@
         }
         const inverse = 1 / total;
         for (let u = 0; u < T; u += 1) a[row + u] *= inverse;
-        for (let e = 0; e < d; e += 1) {
+        for (let e = 0; e < dHead; e += 1) {
           let sum = 0;
           for (let u = 0; u < T; u += 1) sum += a[row + u] * v[u * WIDTH + first + e];
           context[qt + e] = sum;
@@ -185,13 +185,13 @@
     }
   }
 
-  // Adds d z / d W of one sequence's projection to the gradients G, given dZ (T, WIDTH).
-  function projectBack(G, name, v, k, s, dZ) {
+  // Adds d z / d W of one sequence's projection to the gradients G, given gradZ (T, WIDTH).
+  function projectBack(G, name, v, k, s, gradZ) {
     const [w, b] = OFFSETS[name];
     for (let c = 0; c < WIDTH; c += 1) {
       const row = w + c * D_MODEL;
       for (let t = 0; t < T; t += 1) {
-        const g = dZ[t * WIDTH + c];
+        const g = gradZ[t * WIDTH + c];
         G[row] += g * v[s * T + t];
         G[row + 1] += g * k[s * T + t];
         G[row + 2 + t] += g;
@@ -201,28 +201,28 @@
   }
 
   // The backward pass of sequence s, after its forward pass: adds its part of the
-  // gradients to G, from dOut = d loss / d out (T, 2).
+  // gradients to G, from gradOut = d loss / d out (T, 2).
   function backward(W, G, heads, batch, s, work) {
-    const d = WIDTH / heads;
-    const scale = Math.sqrt(d);
-    const { q, k, v, a, context, dOut, dContext, dA, dQ, dK, dV } = work;
+    const dHead = WIDTH / heads;
+    const scale = Math.sqrt(dHead);
+    const { q, k, v, a, context, gradOut, gradContext, gradA, gradQ, gradK, gradV } = work;
     const [wo, bo] = OFFSETS.W_o;
     for (let t = 0; t < T; t += 1) {
-      const g0 = dOut[t * 2];
-      const g1 = dOut[t * 2 + 1];
+      const g0 = gradOut[t * 2];
+      const g1 = gradOut[t * 2 + 1];
       for (let c = 0; c < WIDTH; c += 1) {
         G[wo + c] += g0 * context[t * WIDTH + c];
         G[wo + WIDTH + c] += g1 * context[t * WIDTH + c];
-        dContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c];
+        gradContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c];
       }
       G[bo] += g0;
       G[bo + 1] += g1;
     }
-    dQ.fill(0);
-    dK.fill(0);
-    dV.fill(0);
+    gradQ.fill(0);
+    gradK.fill(0);
+    gradV.fill(0);
     for (let h = 0; h < heads; h += 1) {
-      const first = h * d;
+      const first = h * dHead;
       for (let t = 0; t < T; t += 1) {
         const row = (h * T + t) * T;
         const qt = t * WIDTH + first;
@@ -231,26 +231,26 @@
           const ku = u * WIDTH + first;
           const w = a[row + u];
           let sum = 0;
-          for (let e = 0; e < d; e += 1) {
-            sum += dContext[qt + e] * v[ku + e];
-            dV[ku + e] += w * dContext[qt + e];
+          for (let e = 0; e < dHead; e += 1) {
+            sum += gradContext[qt + e] * v[ku + e];
+            gradV[ku + e] += w * gradContext[qt + e];
           }
-          dA[u] = sum;
+          gradA[u] = sum;
           mean += w * sum;
         }
         for (let u = 0; u < T; u += 1) {
           const ku = u * WIDTH + first;
-          const dScore = (a[row + u] * (dA[u] - mean)) / scale; // the softmax's backward
-          for (let e = 0; e < d; e += 1) {
-            dQ[qt + e] += dScore * k[ku + e];
-            dK[ku + e] += dScore * q[qt + e];
+          const gradScore = (a[row + u] * (gradA[u] - mean)) / scale; // the softmax's backward
+          for (let e = 0; e < dHead; e += 1) {
+            gradQ[qt + e] += gradScore * k[ku + e];
+            gradK[ku + e] += gradScore * q[qt + e];
           }
         }
       }
     }
-    projectBack(G, "W_query", batch.v, batch.k, s, dQ);
-    projectBack(G, "W_key", batch.v, batch.k, s, dK);
-    projectBack(G, "W_value", batch.v, batch.k, s, dV);
+    projectBack(G, "W_query", batch.v, batch.k, s, gradQ);
+    projectBack(G, "W_key", batch.v, batch.k, s, gradK);
+    projectBack(G, "W_value", batch.v, batch.k, s, gradV);
   }
 
   // The mean squared error over a batch, and its gradients in G (overwritten);
@@ -264,7 +264,7 @@
       for (let i = 0; i < T * 2; i += 1) {
         const error = work.out[i] - batch.y[s * T * 2 + i];
         loss += error * error;
-        work.dOut[i] = (2 * error) / count;
+        work.gradOut[i] = (2 * error) / count;
         if (Math.abs(error) < tol) correct[i % 2] += 1;
       }
       backward(W, G, heads, batch, s, work);
@@ -383,12 +383,12 @@
   // After a forward pass: the output again, with the context of each head that
   // `removed` names zeroed ("zero") or set to its mean ("mean").
   function withHeadsRemoved(W, heads, work, removed, mean) {
-    const d = WIDTH / heads;
+    const dHead = WIDTH / heads;
     const { context, out } = work;
     removed.forEach((how, h) => {
       if (how === "on") return;
       for (let t = 0; t < T; t += 1) {
-        for (let e = h * d; e < (h + 1) * d; e += 1) context[t * WIDTH + e] = how === "mean" ? mean[e] : 0;
+        for (let e = h * dHead; e < (h + 1) * dHead; e += 1) context[t * WIDTH + e] = how === "mean" ? mean[e] : 0;
       }
     });
     output(W, context, out);
