@@ -34,8 +34,7 @@ import json
 import math
 import multiprocessing
 import os
-import subprocess
-import sys
+import textwrap
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -59,11 +58,10 @@ MODULES = [
 ]
 HEADER = '''\
 """Written by `make twin` (benchmarks/train_it_twin.py): the training page's
-toy trained in PyTorch, float64, from the stream the live trainer shares with
-Python, for seeds 0 to 99 and each way of splitting the width into heads. Per
-design and seed: accurate predictions on each lookup (out of "total"), the
-test error, which head put most weight on the previous position, and the
-claims of the training page that the run breaks."""
+toy trained in PyTorch, float64, from the random numbers the live trainer
+shares with Python, for seeds 0 to 99 and each way of splitting the width
+into heads: on the held-out sequences, the accurate predictions on each
+lookup, and the claims of the training page that each run breaks."""
 '''
 
 
@@ -93,15 +91,7 @@ def nudged(weights: dict) -> dict:
 
 
 def as_record(after: dict, broken: list[str]) -> dict:
-    return {
-        "correct": tuple(after["correct"]),
-        "mse": float(f"{after['mse']:.6g}"),
-        "previous-token head": max(
-            range(after["heads"]), key=lambda h: after["looks"][h][0]
-        )
-        + 1,
-        "broken": broken,
-    }
+    return {"correct": tuple(after["correct"]), "broken": broken}
 
 
 def measure_seed(seed: int, steps_of: tuple[str, ...]) -> dict:
@@ -211,27 +201,46 @@ def steps_entry(s: dict) -> dict:
 
 
 def write_results(results: dict, path: Path) -> None:
-    lines = [HEADER, "twin_results = {"]
+    """Laid out by hand (ruff would put every seed on a line of its own): per
+    design and seed the accurate predictions, then per design each claim it
+    breaks and the seeds where it does."""
+    lines = [HEADER, "# fmt: off", "twin_results = {"]
     lines.append(f'    "code": "{results["code"]}",  # its code_key()')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
-    lines.append(f'    "total": {results["total"]},  # predictions per lookup')
-    fields = ("correct", "mse", "previous-token head", "broken")
-    lines.append(f'    "fields": {fields!r},')
-    lines.append('    "runs": {')
+    lines.append(f'    "total": {results["total"]},  # held-out predictions per lookup')
+    lines.append(
+        "    # accurate predictions on each lookup: previous value, largest key's"
+    )
+    lines.append('    "correct": {')
     for design, seeds in results["runs"].items():
         lines.append(f'        "{design}": {{')
-        for seed, record in seeds.items():
-            assert tuple(record) == fields, record
-            lines.append(f"            {seed}: {tuple(record.values())!r},")
+        cells = [f"{s}: {tuple(r['correct'])}," for s, r in seeds.items()]
+        cells = [c.replace(" ", "\xa0") for c in cells]  # no line break in one
+        wrapped = textwrap.wrap(" ".join(cells), 78, initial_indent=" " * 12,
+                                subsequent_indent=" " * 12)  # fmt: skip
+        lines += [line.replace("\xa0", " ") for line in wrapped]
         lines.append("        },")
-    lines += ["    },", "}", ""]
-    path.write_text("\n".join(lines), encoding="utf-8")
-    ruff = Path(sys.executable).with_name("ruff")
-    if ruff.exists():  # the same layout as every other snippet
-        config = ROOT / "snippets" / "ruff.toml"
-        subprocess.run(
-            [ruff, "format", "--quiet", "--config", config, path], check=True
-        )
+    lines.append("    },")
+    lines.append("    # the claims each design breaks, and in which seeds")
+    lines.append('    "broken": {')
+    for design, seeds in results["runs"].items():
+        where = {}
+        for seed, record in seeds.items():
+            for claim in record["broken"]:
+                where.setdefault(claim, []).append(seed)
+        lines.append(f'        "{design}": {{' + ("" if where else "},"))
+        for claim, found in where.items():
+            lines.append(f'            "{claim}": [')
+            lines += textwrap.wrap(", ".join(map(str, found)) + ",", 78,
+                                   initial_indent=" " * 16,
+                                   subsequent_indent=" " * 16)  # fmt: skip
+            lines.append("            ],")
+        if where:
+            lines.append("        },")
+    lines += ["    },", "}", "# fmt: on", ""]
+    text = "\n".join(lines)
+    assert max(map(len, text.splitlines())) <= 78, "snippets/ruff.toml"
+    path.write_text(text, encoding="utf-8")
 
 
 def _record(saved: dict) -> dict:

@@ -373,10 +373,14 @@ def test_only_run_this_first_blocks_are_marked():
         "</summary><pre>a</pre></details>"
         '<details class="example">\n<summary>The code that draws this figure'
         "</summary><pre>b</pre></details>"
+        '<details class="example">\n<summary>The records, as <code>make x</code>'
+        " wrote them (run this before the next block)</summary><pre>c</pre></details>"
     )
     marked = exclude_run_first(html)
-    assert marked.count("data-search-exclude") == 1
+    assert marked.count("data-search-exclude") == 2
     assert marked.index("data-search-exclude") < marked.index("run this first")
+    assert marked.rindex("data-search-exclude") < marked.index("run this before")
+    assert marked.index("this figure") < marked.rindex("data-search-exclude")
 
 
 # -- less work as a page loads (hooks/page_load.py) ---------------------------------

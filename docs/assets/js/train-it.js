@@ -145,11 +145,14 @@
     svg("text", { x: PAD.left - 6, y, class: "tick tick--y" }, axes).textContent = String(10 ** e);
   }
   for (let step = 0; step <= config.steps; step += config.steps / 4) {
-    svg("text", { x: xOf(step), y: HIGH - PAD.bottom + 22, class: "tick" }, axes).textContent = String(step);
+    const tick = svg("text", { x: xOf(step), y: HIGH - PAD.bottom + 22, class: "tick" }, axes);
+    tick.textContent = String(step);
   }
   svg("text", { x: (PAD.left + WIDE - PAD.right) / 2, y: HIGH - 6, class: "label" }, axes)
     .textContent = "step";
-  const marker = svg("line", { class: "heads-trainer__marker", y1: PAD.top, y2: HIGH - PAD.bottom }, lossSvg);
+  const marker = svg("line", {
+    class: "heads-trainer__marker", y1: PAD.top, y2: HIGH - PAD.bottom,
+  }, lossSvg);
   const curves = {};
   const legend = html("ul", { class: "heads-trainer__legend" }, part("loss"));
   const legendItems = {};
@@ -157,7 +160,8 @@
     curves[d] = svg("path", { class: `heads-trainer__curve heads-trainer__curve--${d}` }, lossSvg);
     const item = html("li", { hidden: "" }, legend);
     const swatch = svg("svg", { viewBox: "0 0 30 10", "aria-hidden": "true" }, item);
-    svg("line", { x1: 0, x2: 30, y1: 5, y2: 5, class: `heads-trainer__curve heads-trainer__curve--${d}` }, swatch);
+    const line = { x1: 0, x2: 30, y1: 5, y2: 5 };
+    svg("line", { ...line, class: `heads-trainer__curve heads-trainer__curve--${d}` }, swatch);
     item.append(NAMES[d]);
     legendItems[d] = item;
   }
@@ -171,7 +175,9 @@
       }
       const n = Math.min(upTo, l.length);
       let path = "";
-      for (let s = 0; s < n; s += 1) path += `${s ? "L" : "M"}${xOf(s + 1).toFixed(1)} ${yOf(l[s]).toFixed(1)}`;
+      for (let s = 0; s < n; s += 1) {
+        path += `${s ? "L" : "M"}${xOf(s + 1).toFixed(1)} ${yOf(l[s]).toFixed(1)}`;
+      }
       curves[d].setAttribute("d", path);
     }
     marker.setAttribute("x1", xOf(upTo));
@@ -188,30 +194,35 @@
 
   function panelFor(design, index) {
     const [heads] = config.designs[design];
-    const box = html("section", { class: `heads-trainer__design heads-trainer__design--${design}`, "aria-label": NAMES[design] }, panels);
+    const box = html("section", {
+      class: `heads-trainer__design heads-trainer__design--${design}`, "aria-label": NAMES[design],
+    }, panels);
     html("p", { class: "heads-trainer__design-title" }, box, NAMES[design]);
     const maps = html("div", { class: "heads-trainer__maps" }, box);
-    const heads_ = [];
+    const headMaps = [];
     for (let h = 0; h < heads; h += 1) {
       const figure = html("figure", { class: "heads-trainer__map" }, maps);
       html("figcaption", {}, figure, `Head ${h + 1}`);
       const side = LEFT + T * CELL;
-      const map = svg("svg", { viewBox: `0 0 ${side + 2} ${TOP + T * CELL + 2}`, role: "img" }, figure);
+      const viewBox = `0 0 ${side + 2} ${TOP + T * CELL + 2}`;
+      const map = svg("svg", { viewBox, role: "img" }, figure);
       for (let u = 0; u < T; u += 1) {
         const label = u === config.shown_top ? `${u}\u2605` : String(u); // the largest key: a star
-        svg("text", { x: LEFT + u * CELL + CELL / 2, y: TOP - 6, class: "col" }, map).textContent = label;
-        svg("text", { x: LEFT - 5, y: TOP + u * CELL + CELL / 2, class: "row" }, map).textContent = String(u);
+        const middle = u * CELL + CELL / 2;
+        svg("text", { x: LEFT + middle, y: TOP - 6, class: "col" }, map).textContent = label;
+        svg("text", { x: LEFT - 5, y: TOP + middle, class: "row" }, map).textContent = String(u);
       }
       const cells = [];
       for (let t = 0; t < T; t += 1) {
         for (let u = 0; u < T; u += 1) {
           cells.push(svg("rect", {
             x: LEFT + u * CELL, y: TOP + t * CELL, width: CELL, height: CELL,
-            class: "heads-trainer__cell", "data-cell": `${design}.${h}.${t}.${u}`, "fill-opacity": "0",
+            class: "heads-trainer__cell", "data-cell": `${design}.${h}.${t}.${u}`,
+            "fill-opacity": "0",
           }, map));
         }
       }
-      heads_.push({ map, cells });
+      headMaps.push({ map, cells });
     }
     const accuracy = html("dl", { class: "heads-trainer__accuracy" }, box);
     const bars = LOOKUPS.map((name) => {
@@ -254,7 +265,10 @@
       ]),
     };
     legendItems[design].hidden = false;
-    return { design, index, heads, maps: heads_, bars, accuracyNote, verdict, off, switches, offResult, cellsOf };
+    return {
+      design, index, heads, maps: headMaps, bars, accuracyNote, verdict, off, switches, offResult,
+      cellsOf,
+    };
   }
 
   // Where a head's rows put their weight, for the shown sequence: the mean over its
@@ -272,9 +286,12 @@
   // One design's frame: its maps and the accuracy on the batch of that step.
   function drawFrame(p, frame, step, loss) {
     p.maps.forEach(({ map, cells }, h) => {
-      cells.forEach((cell, i) => cell.setAttribute("fill-opacity", String(frame.maps[h * T * T + i])));
+      cells.forEach((cell, i) => {
+        cell.setAttribute("fill-opacity", String(frame.maps[h * T * T + i]));
+      });
       const [previous, top] = looksOf(frame.maps, h);
-      map.setAttribute("aria-label", `Head ${h + 1} at step ${step}, position 3 holding the largest key: ` +
+      map.setAttribute("aria-label", `Head ${h + 1} at step ${step}, ` +
+        `position ${config.shown_top} holding the largest key: ` +
         `its rows put ${previous.toFixed(2)} of their weight on the previous position ` +
         `and ${top.toFixed(2)} on the largest key, on average`);
       setNumber(p.cellsOf.looks[h][0], `${p.design}.looks.${h}.0`, previous);
@@ -289,8 +306,9 @@
       if (Number.isNaN(a)) p.cellsOf.accuracy[i].textContent = "\u2013";
       else setNumber(p.cellsOf.accuracy[i], `${p.design}.accuracy.${i}`, a);
     });
-    setText(p.accuracyNote, step === 0 ? "Accuracy: shown from the first step on."
-      : `Accuracy on step ${step}'s batch: the share of outputs within ${config.tol} of the target.`);
+    setText(p.accuracyNote, step === 0 ? "Accuracy: none yet, before the first step."
+      : `Accuracy on step ${step}'s batch: the share of outputs within ${config.tol} of the ` +
+        "target.");
     if (loss === undefined) p.cellsOf.loss.textContent = "\u2013";
     else setNumber(p.cellsOf.loss, `${p.design}.loss`, loss, 6);
   }
@@ -376,7 +394,8 @@
         },
       )));
       const runs = replies.map((r) => r.runs[0]);
-      const { broken } = await workers[0].ask({ kind: "verdicts", runs: runs.map(({ design, after, before }) => ({ design, after, before })) });
+      const measured = runs.map(({ design, after, before }) => ({ design, after, before }));
+      const { broken } = await workers[0].ask({ kind: "verdicts", runs: measured });
       if (me !== task) return;
       run.seconds = (performance.now() - started) / 1000;
       run.results = Object.fromEntries(runs.map((r, i) => [r.design, { ...r, broken: broken[i] }]));
@@ -392,7 +411,8 @@
   }
 
   function finish(run, showStep) {
-    const step = Math.max(0, Math.min(config.steps, Math.round(showStep / config.every) * config.every));
+    const frame = Math.round(showStep / config.every) * config.every; // a step with a frame
+    const step = Math.max(0, Math.min(config.steps, frame));
     for (const p of Object.values(shown)) {
       const r = run.results[p.design];
       const accuracy = r.after.correct.map((c) => c / r.after.total);
@@ -456,9 +476,11 @@
     p.offResult.append("Held-out accuracy with these heads: ");
     LOOKUPS.forEach((name, i) => {
       p.offResult.append(`${i ? "; " : ""}${name} `);
-      setNumber(html("span", {}, p.offResult), `${design}.off.${i}`, measured.correct[i] / measured.total);
+      const off = measured.correct[i] / measured.total;
+      setNumber(html("span", {}, p.offResult), `${design}.off.${i}`, off);
       p.offResult.append(" (with every head: ");
-      setNumber(html("span", {}, p.offResult), `${design}.held-out.${i}`, whole.correct[i] / whole.total);
+      const on = whole.correct[i] / whole.total;
+      setNumber(html("span", {}, p.offResult), `${design}.held-out.${i}`, on);
       p.offResult.append(")");
     });
     p.offResult.append(".");
@@ -483,12 +505,14 @@
     const rows = Object.fromEntries(DESIGNS.map((d) => {
       const tr = html("tr", { "data-design": d });
       html("th", { scope: "row" }, tr, NAMES[d]);
-      return [d, { meets: html("td", {}, tr), accurate: html("td", {}, tr), failing: html("td", {}, tr) }];
+      const [meets, accurate, failing] = [0, 1, 2].map(() => html("td", {}, tr));
+      return [d, { meets, accurate, failing }];
     }));
     ratesBody.replaceChildren(...Object.values(rows).map((r) => r.meets.parentElement));
     const show = () => {
       const done = [...records.values()];
-      progress.textContent = `${done.length} of ${count} seeds trained` + (done.length === count ? "." : "\u2026");
+      const end = done.length === count ? "." : "\u2026";
+      progress.textContent = `${done.length} of ${count} seeds trained${end}`;
       for (const d of DESIGNS) {
         const meets = done.filter((r) => r[d].broken.length === 0).length;
         const accurate = done.filter((r) => Math.min(...r[d].after.correct) / r[d].after.total >=
@@ -500,7 +524,8 @@
         const failing = [...records.entries()].filter(([, r]) => r[d].broken.length)
           .map(([s]) => s).sort((a, b) => (a < b ? -1 : 1));
         rows[d].failing.replaceChildren(...failing.flatMap((s, i) => {
-          const a = html("a", { href: `#designs=${DESIGNS.join(",")}&seed=${s}&step=${config.steps}` }, null, String(s));
+          const href = `#designs=${DESIGNS.join(",")}&seed=${s}&step=${config.steps}`;
+          const a = html("a", { href }, null, String(s));
           a.title = `seed ${s}: ${records.get(s)[d].broken.join("; ")}`;
           return i ? [", ", a] : [a];
         }));
@@ -517,10 +542,13 @@
       await Promise.all(workers.map(async (worker) => {
         while (queue.length && me === task) {
           const seed = queue.shift();
-          const { runs } = await worker.ask({ kind: "train", designs: DESIGNS, seed: String(seed), every: 0, lean: true });
+          const { runs } = await worker.ask({
+            kind: "train", designs: DESIGNS, seed: String(seed), every: 0, lean: true,
+          });
           const { broken } = await worker.ask({ kind: "verdicts", runs });
           if (me !== task) return;
-          records.set(seed, Object.fromEntries(runs.map((r, i) => [r.design, { after: r.after, broken: broken[i] }])));
+          const record = runs.map((r, i) => [r.design, { after: r.after, broken: broken[i] }]);
+          records.set(seed, Object.fromEntries(record));
           show();
         }
       }));
@@ -579,11 +607,14 @@
     if (f.seed.getAttribute("aria-invalid") === "true") readSeed();
   });
   const tablesSwitch = root.querySelector("input[name='show_tables']");
-  const showTables = () => tablesBox.classList.toggle("heads-visually-hidden", !tablesSwitch.checked);
+  const showTables = () =>
+    tablesBox.classList.toggle("heads-visually-hidden", !tablesSwitch.checked);
   tablesSwitch.addEventListener("change", showTables);
   showTables();
   window.addEventListener("hashchange", () => {
-    if (fromHash()) part("run").scrollIntoView({ block: "start", behavior: reducedMotion.matches ? "auto" : "smooth" });
+    if (!fromHash()) return;
+    const behavior = reducedMotion.matches ? "auto" : "smooth";
+    part("run").scrollIntoView({ block: "start", behavior });
   });
   setBusy(false);
   fromHash();

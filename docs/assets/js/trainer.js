@@ -73,7 +73,8 @@
     AT[`${name}.bias`] = SIZE + out * inputs;
     SIZE += out * inputs + out;
   }
-  const OFFSETS = Object.fromEntries(SHAPES.map(([name]) => [name, [AT[`${name}.weight`], AT[`${name}.bias`]]]));
+  const OFFSETS = Object.fromEntries( // name -> where its weight and its bias start
+    SHAPES.map(([name]) => [name, [AT[`${name}.weight`], AT[`${name}.bias`]]]));
 
   function initialWeights(seed) {
     // nn.Linear's default: weight and bias uniform in (-b, b), b = 1 / sqrt(inputs)
@@ -109,6 +110,12 @@
   }
 
   // --- the model, forward and backward by hand (snippets/train_it/ex02_backward.py) -
+  // One attention layer, the training page's; a design is its number of heads. What
+  // is not about this model (the random numbers, Adam and the schedule, the claims,
+  // the worker) works on any flat array of weights in state_dict order, and the
+  // measures read only the outputs and attention weights a forward pass leaves: a
+  // model of several layers with a residual stream would bring its own SHAPES,
+  // forward and backward, and a design would name its model.
   // One sequence at a time: its queries, keys and values (T, WIDTH), each head's
   // weights (h, T, T), the context (T, WIDTH) and the output (T, 2), kept in `work`.
   function workspace(heads) {
@@ -281,7 +288,8 @@
   const EPS = 1e-8;
 
   // the cosine schedule: lr at step 0, falling to 0 at step `steps`
-  const learningRate = (config, step) => (config.lr * (1 + Math.cos((Math.PI * step) / config.steps))) / 2;
+  const learningRate = (config, step) =>
+    (config.lr * (1 + Math.cos((Math.PI * step) / config.steps))) / 2;
 
   // One Adam step (step counts from 1), as torch.optim.Adam takes it.
   function adam(config, W, G, m, v, step) {
@@ -344,7 +352,9 @@
         }
       }
       pairs.forEach(([g, h], n) => {
-        for (let t = 0; t < T; t += 1) divergence[n] += jsDivergence(a, (g * T + t) * T, (h * T + t) * T);
+        for (let t = 0; t < T; t += 1) {
+          divergence[n] += jsDivergence(a, (g * T + t) * T, (h * T + t) * T);
+        }
       });
     }
     const rows = test.n * T;
@@ -388,7 +398,9 @@
     removed.forEach((how, h) => {
       if (how === "on") return;
       for (let t = 0; t < T; t += 1) {
-        for (let e = h * dHead; e < (h + 1) * dHead; e += 1) context[t * WIDTH + e] = how === "mean" ? mean[e] : 0;
+        for (let e = h * dHead; e < (h + 1) * dHead; e += 1) {
+          context[t * WIDTH + e] = how === "mean" ? mean[e] : 0;
+        }
       }
     });
     output(W, context, out);
@@ -404,14 +416,20 @@
     const accuracy = after.correct.map((c) => c / after.total);
     const found = [];
     if (after.heads === 1) {
-      if ((accuracy[0] + accuracy[1]) / 2 > claims.one_head_max_accuracy) found.push("too accurate");
+      if ((accuracy[0] + accuracy[1]) / 2 > claims.one_head_max_accuracy) {
+        found.push("too accurate");
+      }
       if (twoHeadsMse !== null && after.mse / twoHeadsMse < claims.one_head_min_mse_ratio) {
         found.push("error not clearly larger");
       }
       return found;
     }
-    if (Math.min(...accuracy) < claims.two_heads_min_accuracy) found.push("not accurate on both lookups");
-    if (Math.max(...before.divergence) > claims.js_before_max) found.push("heads do not start alike");
+    if (Math.min(...accuracy) < claims.two_heads_min_accuracy) {
+      found.push("not accurate on both lookups");
+    }
+    if (Math.max(...before.divergence) > claims.js_before_max) {
+      found.push("heads do not start alike");
+    }
     if (Math.max(...after.divergence) < claims.js_after_min) found.push("heads do not end apart");
     const best = [0, 1].map((place) => { // the best head for each place
       let head = 0;
@@ -421,7 +439,9 @@
       return head;
     });
     const weakest = Math.min(after.looks[best[0] * 2], after.looks[best[1] * 2 + 1]);
-    if (weakest < claims.role_min_attention || best[0] === best[1]) found.push("no separate head for each lookup");
+    if (weakest < claims.role_min_attention || best[0] === best[1]) {
+      found.push("no separate head for each lookup");
+    }
     return found;
   }
 
@@ -488,7 +508,8 @@
         post({ kind: "done", broken: verdicts(config, message.runs) });
       } else if (message.kind === "ablate") {
         const r = trained[message.design];
-        post({ kind: "done", measured: measure(config, r.W, r.heads, heldOut(config), message.removed) });
+        const measured = measure(config, r.W, r.heads, heldOut(config), message.removed);
+        post({ kind: "done", measured });
       }
     };
   }
