@@ -99,7 +99,7 @@ def measure_seed(seed: int, steps_of: tuple[str, ...]) -> dict:
     its steps (`steps_entry`)."""
     from snippets.train_it.ex01_stream import DESIGNS, initial_weights
     from snippets.train_it.ex03_train import train_by_hand
-    from snippets.train_it.ex04_pytorch import train_pytorch
+    from snippets.train_it.ex04_pytorch import fresh_train_pytorch as train_pytorch
     from snippets.train_it.ex05_claims import broken, measure
 
     torch.set_num_threads(1)

@@ -281,7 +281,7 @@ def test_a_run_trained_again_gives_its_records():
     `make twin` wrote (to 1e-9: another CPU's kernels may round otherwise), and
     so are its measures and verdict."""
     seed = twin.STEP_SEEDS["2x2"][-1]
-    weights, losses = pytorch.train_pytorch(2, 2, seed)
+    weights, losses = pytorch.fresh_train_pytorch(2, 2, seed)
     entry = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"][
         f"2x2/{seed}"
     ]

@@ -1,6 +1,11 @@
 """The same run in PyTorch: the training page's model, autograd,
 torch.optim.Adam and CosineAnnealingLR, in float64."""
 
+import hashlib
+import os
+from pathlib import Path
+
+from snippets import sources_key
 from snippets.train_it.ex01_stream import (
     initial_weights,
     make_batch,
@@ -19,7 +24,7 @@ from snippets.training.ex03_model import Attention
 
 
 # isort: split
-# --8<-- [start:page]
+# --8<-- [start:define]
 @one_thread()
 def train_pytorch(n_heads, d_head, seed, steps=STEPS, start=None):
     """The training page's fit, from the same weights (or start, a
@@ -41,6 +46,40 @@ def train_pytorch(n_heads, d_head, seed, steps=STEPS, start=None):
     return model.state_dict(), losses
 
 
+# --8<-- [end:define]
+
+
+# Not on the page. This file run on its own, the next snippet and the tests
+# that import it train the same two runs as the page; `saved` keeps them under
+# .cache/train_it/, keyed on the code they import and torch's version, and
+# loads them while that code is unchanged. The page's own blocks, which the
+# tests run as a reader would, always train; so does `make twin`, with
+# fresh_train_pytorch.
+CACHE = Path(__file__).parents[2] / ".cache" / "train_it"
+
+
+def saved(train):
+    def train_or_load(*args, **kwargs):
+        code = sources_key("snippets.train_it.ex04_pytorch")  # (not __main__)
+        key = torch.__version__ + code + repr((args, kwargs))
+        key = hashlib.sha256(f"{train.__name__} {key}".encode()).hexdigest()
+        path = CACHE / f"demo-{key[:16]}.pt"
+        if path.exists():
+            return torch.load(path, weights_only=False)
+        result = train(*args, **kwargs)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        torch.save(result, partial)
+        partial.replace(path)  # atomic: nobody reads half a file
+        return result
+
+    return train_or_load
+
+
+fresh_train_pytorch, fresh_train_by_hand = train_pytorch, train_by_hand
+train_pytorch, train_by_hand = saved(train_pytorch), saved(train_by_hand)
+
+# --8<-- [start:run]
 _, mine, my_losses = train_by_hand(n_heads=2, seed=0)
 theirs, losses = train_pytorch(n_heads=2, d_head=2, seed=0)
 for step in [1, STEPS]:
@@ -55,4 +94,4 @@ print("every weight within 1e-9 of PyTorch's, the key bias aside:",
       weights.item() < 1e-9)  # fmt: skip
 drift = (theirs[KEY_BIAS] - initial_weights(seed=0)[KEY_BIAS]).abs().max()
 print("PyTorch moved its key bias by less than 1e-8:", drift.item() < 1e-8)
-# --8<-- [end:page]
+# --8<-- [end:run]
