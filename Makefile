@@ -7,7 +7,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 export NO_MKDOCS_2_WARNING := 1
-# OpenMP threads wait without spinning: on a busy machine, spinning costs 4x (tests/page_plugin.py)
+# OpenMP threads wait without spinning: spinning threads take the cores that the
+# build, a reader's kernel or the browser need (tiny tensors on 2 busy cores ran
+# 4x slower, the figures' forward passes 10x). It changes no result.
 export OMP_WAIT_POLICY ?= PASSIVE
 
 .PHONY: serve test test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds twin bench-trainer audit clean chromium
@@ -73,7 +75,7 @@ serve: $(STAMP) $(NODE_STAMP)  ## serve the site on http://127.0.0.1:8000, reloa
 # The browser suite's Chromium: $$CHROMIUM, Playwright's own, a system Chromium or
 # Chrome, else (Debian or Ubuntu, as root) apt-get's; none: stop, saying how to get one.
 chromium: $(STAMP)
-	@$(BIN)/python scripts/find_chromium.py >/dev/null
+	@$(BIN)/python -m scripts.find_chromium >/dev/null
 
 # Over every core (pytest-xdist), a file at a time: the order is in tests/conftest.py.
 test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build, browser, lint
@@ -90,29 +92,33 @@ test-trainer-seeds: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's 100 s
 build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict
 
-lint: $(STAMP)  ## ruff check and ruff format --check; `make format` fixes most of it
+lint: $(STAMP) $(NODE_STAMP)  ## ruff (Python) and Biome (JavaScript): checks and formatting; `make format` fixes most of it
 	@status=0; \
 	$(BIN)/ruff check --output-format=concise || status=1; \
 	$(BIN)/ruff format --check || status=1; \
+	node_modules/.bin/biome check --diagnostic-level=warn || status=1; \
 	if [ $$status != 0 ]; then echo "make lint: run make format, then fix what it lists"; fi; \
 	exit $$status
 
-# Format first (it splits long lines), fix what ruff can, format what the fixes
-# changed, then list what is left, with file and line.
-format: $(STAMP)  ## ruff format and ruff's fixes; lists what is left to fix by hand
+# Format first (it splits long lines), fix what ruff and Biome can, format what
+# the fixes changed, then list what is left, with file and line.
+format: $(STAMP) $(NODE_STAMP)  ## ruff and Biome: format and fix; lists what is left to fix by hand
 	@$(BIN)/ruff format
 	@$(BIN)/ruff check --fix --silent || true
 	@$(BIN)/ruff format --quiet
+	@node_modules/.bin/biome check --write --diagnostic-level=warn || true
 	@$(BIN)/ruff check --output-format=concise || { \
 	  echo "make format: fix the lines above by hand (file:line:column). In snippets/" \
 	    "a line has at most 78 columns (snippets/ruff.toml): the code on a page must" \
 	    "fit without a horizontal scroll bar."; exit 1; }
+	@node_modules/.bin/biome check --diagnostic-level=warn || { \
+	  echo "make format: fix what Biome lists above by hand"; exit 1; }
 
 page: $(STAMP)  ## one page's lint, blocks and tests, in seconds: make page PAGE=one-head [UPDATE=1]
-	@$(BIN)/python scripts/check_page.py "$(PAGE)" $(if $(UPDATE),--update)
+	@$(BIN)/python -m scripts.check_page "$(PAGE)" $(if $(UPDATE),--update)
 
 new-page: $(STAMP)  ## scaffold a page: make new-page NAME=my-page [TITLE="My page"] [AFTER=cost.md]
-	@$(BIN)/python scripts/new_page.py "$(NAME)" --title "$(TITLE)" --after "$(AFTER)"
+	@$(BIN)/python -m scripts.new_page "$(NAME)" --title "$(TITLE)" --after "$(AFTER)"
 
 update-outputs: $(STAMP)  ## rewrite every output block on the pages from the code
 	$(BIN)/python -m pytest docs --update-outputs -q -p no:cacheprovider
@@ -144,7 +150,7 @@ bench-live: $(STAMP) $(NODE_STAMP) chromium  ## the live explorer's bytes and sp
 # The median of RUNS runs per page (3: a single run on a busy machine is noisy).
 RUNS ?= 3
 audit: $(STAMP) $(NODE_STAMP) chromium  ## Lighthouse (mobile) on every page of a fresh build: a table
-	$(BIN)/python scripts/audit.py --runs $(RUNS)
+	$(BIN)/python -m scripts.audit --runs $(RUNS)
 
 clean:
 	rm -rf site .pytest_cache .coverage htmlcov test-artifacts

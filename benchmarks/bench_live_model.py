@@ -1,10 +1,10 @@
 """The live explorer's weight and speed, in headless Chromium on this machine: a
-benchmark that prints figures against the goals (issue 20), not a test.
+benchmark that prints figures against the goals (GOALS below), not a test.
 
     .venv/bin/python -m benchmarks.bench_live_model [--site DIR] [--runs N]
 
 It serves a strict build (or the site in DIR) on 127.0.0.1 as a real host does,
-text gzip-compressed (scripts/audit.py's handler), opens docs/your-sentence.md,
+text gzip-compressed (hooks/build.py's SiteHandler), opens docs/your-sentence.md,
 presses "Load the model" and measures:
 
 - the bytes fetched on Load: as files, and as sent (with gzip where the host
@@ -23,16 +23,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from hooks.live_model import SITE  # noqa: E402
-from scripts.audit import serve  # noqa: E402
-from tests.browser.browser_kit import CHROMIUM_ARGS, built_site, chromium  # noqa: E402
+from hooks.build import build, serve
+from hooks.live_model import SITE
+from scripts.find_chromium import CHROMIUM_ARGS, chromium
 
 GOALS = {"fetched MB": 40, "first map s": 3, "32 tokens ms": 100}
 LENGTHS = [8, 16, 32, 64]
@@ -106,8 +104,8 @@ def main() -> int:
     parser.add_argument("--site", type=Path, help="a site already built there")
     parser.add_argument("--runs", type=int, default=5, help="runs per length")
     args = parser.parse_args()
-    site = args.site or built_site()
-    url = serve(site)
+    site = args.site or build(Path(tempfile.mkdtemp(prefix="heads-bench-")))
+    url, _ = serve(site, gzip=True)
     result = measure(url, args.runs)
     on_disk = {
         name: (site / SITE / name).stat().st_size

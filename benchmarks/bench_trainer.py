@@ -26,15 +26,13 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from scripts.audit import serve  # noqa: E402
-from tests.browser.browser_kit import CHROMIUM_ARGS, built_site, chromium  # noqa: E402
+from hooks.build import build, serve
+from scripts.find_chromium import CHROMIUM_ARGS, chromium
 
 GOAL_S = 1.0
 STEPS = 800
@@ -81,8 +79,10 @@ def main() -> int:
     parser.add_argument("--site", type=Path, help="a site already built there")
     parser.add_argument("--runs", type=int, default=5, help="runs per case")
     args = parser.parse_args()
-    site = args.site or built_site()
-    result = measure(serve(site), args.runs)
+    site = args.site or build(Path(tempfile.mkdtemp(prefix="heads-bench-")))
+    url, server = serve(site)
+    result = measure(url, args.runs)
+    server.shutdown()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"The live trainer in headless Chromium, median of {args.runs} runs "
           f"(load average {load}, {os.cpu_count()} cores):")  # fmt: skip

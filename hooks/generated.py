@@ -19,17 +19,12 @@ nothing, and editing a snippet redraws the figures that import it.
 
 from __future__ import annotations
 
-import os
-
-# OpenMP threads wait without spinning (set before torch loads): on a machine that
-# is busy with anything else, spinning made the figures' forward passes 10x slower.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
 import contextlib
 import hashlib
 import importlib
 import io
 import json
+import os
 import re
 import sys
 from pathlib import Path

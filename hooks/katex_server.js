@@ -13,8 +13,8 @@ readline.createInterface({ input: process.stdin, terminal: false }).on("line", (
     try {
       return { html: katex.renderToString(tex, options(displayMode)) };
     } catch (error) {
-      return { error: String(error && error.message ? error.message : error) };
+      return { error: String(error?.message ? error.message : error) };
     }
   });
-  process.stdout.write(JSON.stringify(answers) + "\n");
+  process.stdout.write(`${JSON.stringify(answers)}\n`);
 });

@@ -335,7 +335,7 @@ def measure(path: Path) -> dict:
 
 def examples() -> list[dict]:
     """The example sentences as PyTorch computes them: tokens, every head's map
-    (weights to 2 decimals, as integers in hundredths) and the two sentences.
+    (weights to 2 decimals, as integers in hundredths) and the two sentences'
     similarity with all heads on."""
     ref = reference()
     out = []

@@ -1,5 +1,5 @@
 """MkDocs hook: two edits to each page's HTML that spare the browser work while the
-page loads (found in Lighthouse's traces, `scripts/audit.py --keep`; issue 22).
+page loads (found in Lighthouse's traces, `scripts/audit.py --keep`).
 
 1. The body starts out with Material's `data-md-color-switching` attribute.
    Material's palette sets it on every load (while it is there, transitions are
@@ -7,8 +7,8 @@ page loads (found in Lighthouse's traces, `scripts/audit.py --keep`; issue 22).
    moment later. Its stylesheet has the rule `[data-md-color-switching] *`, so
    setting the attribute made Chromium restyle every element of the page and its
    ::before and ::after, inside Material's longest task, the evaluation of its
-   script: 18 ms of the 60 ms of CPU that task took on the cost page in
-   Lighthouse's mobile run, which counts it four times over. When the attribute is
+   script: on a long page (cost, training) a large share of that task, and
+   Lighthouse's mobile run counts it four times over. When the attribute is
    already there, setting it again changes nothing; Material removes it as before
    (a restyle in a task of its own), and toggling the scheme works as it did.
 2. The figures load when the reader scrolls near them (`loading="lazy"`), not with

@@ -3,13 +3,13 @@
 The site is built strictly (as the browser suite builds it) and served on 127.0.0.1
 under site_url's path, gzip-compressed as any real host (GitHub Pages included)
 serves it. Lighthouse 12.2.3 (node_modules, pinned in package-lock.json) drives
-the browser suite's Chromium (browser_kit.find_chromium) with the mobile profile,
+the browser suite's Chromium (scripts/find_chromium.py) with the mobile profile,
 its default. Goal, on every page: accessibility, best practices and SEO 100,
 performance at least 95; the site keeps a margin, 98 or more, so that 95 holds on
 a slower or busier machine of the same kind.
 
-    .venv/bin/python scripts/audit.py [--desktop] [--check] [--keep DIR]
-                                      [--runs N] [--page PATH ...] [--site DIR]
+    .venv/bin/python -m scripts.audit [--desktop] [--check] [--keep DIR]
+                                       [--runs N] [--page PATH ...] [--site DIR]
 
 --check exits 1 when a page misses the goal; --keep saves each page's Lighthouse
 report and trace (the run shown: open the trace in DevTools' Performance panel);
@@ -34,8 +34,6 @@ and LCP say more about the machine than about the page.
 from __future__ import annotations
 
 import argparse
-import gzip
-import io
 import json
 import os
 import shutil
@@ -43,63 +41,19 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.browser.browser_kit import (  # noqa: E402
-    CHROMIUM_ARGS,
-    NoChromium,
-    SiteHandler,
-    built_site,
-    chromium,
-    page_id,
-    site_pages,
-    site_prefix,
-)
+from hooks.build import build, page_id, serve, site_pages
+from hooks.pages import ROOT
+from scripts.find_chromium import CHROMIUM_ARGS, NoChromium, chromium
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 GOAL = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 MARGIN = 98  # a page below this performance gets its longest tasks printed
 LONG_TASKS = 3
-COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg")
-
-
-class GzipHandler(SiteHandler):
-    """SiteHandler, gzip-compressing text when the client accepts it."""
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir() and self.path.split("?")[0].endswith("/"):
-            path = path / "index.html"
-        ctype = self.guess_type(str(path))
-        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not (path.is_file() and accepts and ctype.startswith(COMPRESSIBLE)):
-            return super().send_head()
-        body = gzip.compress(path.read_bytes(), mtime=0)
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "max-age=600")  # what GitHub Pages sends
-        self.end_headers()
-        return io.BytesIO(body)
-
-
-def serve(site: Path) -> str:
-    handler = type("Handler", (GzipHandler,), {"prefix": site_prefix()})
-    handler = partial(handler, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}{site_prefix()}"
 
 
 def lighthouse(url: str, desktop: bool, out: Path) -> dict:
@@ -422,8 +376,8 @@ def main() -> int:
     except NoChromium as error:
         sys.exit(str(error))
 
-    site = args.site or built_site()
-    base = serve(site)
+    site = args.site or build(Path(tempfile.mkdtemp(prefix="heads-audit-")))
+    base, _ = serve(site, gzip=True)
     profile = "desktop" if args.desktop else "mobile"
     runs = f", median of {args.runs} runs" if args.runs > 1 else ""
     print(f"Lighthouse 12.2.3, {profile} profile, gzip{runs}, {base}")

@@ -5,16 +5,18 @@ tests/test_<page_with_underscores>.py:
 
 1. lint: `ruff check` and `ruff format --check` on the page's snippets and test
    file (`make format` fixes most of what it finds);
-2. with UPDATE=1, rewrite the page's output blocks from what its code prints;
-3. run the page's blocks in order (every output block checked), its test file,
-   the checks that each of its snippet files is on the page and runs on its own,
-   and the check that the page is in the nav and on the index;
-4. list the placeholders `make new-page` left that are still there.
+2. with UPDATE=1, rewrite the page's output blocks from what its code prints, and
+   the README's table of what each page runs with;
+3. the page's blocks in order (every output block checked), its test file, and
+   every check of every page that needs no build, for this page (`--page`,
+   tests/conftest.py): its snippet files, its place in the nav and on the index,
+   its names and citations, its blocks under other CPUs' instruction sets;
+4. the placeholders `make new-page` left that are still there.
 
-The full suite (`make test`) also builds the site, runs every page as a reader
-would, outside the repository, and drives a browser: run it before you commit.
+`make test` also builds the site, runs the page's notebook outside the
+repository and opens the page in Chromium: run it before you commit.
 
-    .venv/bin/python scripts/check_page.py PAGE [--update]
+    .venv/bin/python -m scripts.check_page PAGE [--update]
 """
 
 from __future__ import annotations
@@ -25,23 +27,23 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from hooks.pages import DOCS, ROOT, package, readme_with_table
+
 BIN = Path(sys.executable).parent
+# The test files that check every page; `--page` keeps this page's checks.
+EVERY_PAGE = [
+    "test_snippets",
+    "test_index",
+    "test_notation",
+    "test_citations",
+    "test_cpu_sets",
+]
 
 
-def page_name(argument: str) -> str:
-    """one-head, one-head.md and docs/one-head.md all name docs/one-head.md."""
-    name = Path(argument).name.removesuffix(".md")
-    if not (ROOT / "docs" / f"{name}.md").is_file():
-        pages = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
-        raise SystemExit(f"make page: no docs/{name}.md. Pages: {', '.join(pages)}")
-    return name
-
-
-def run(command: list[str], shown: str = "") -> int:
-    print("$ " + (shown or " ".join([Path(command[0]).name, *command[1:]])))
-    # HEADS_MAKE_PAGE: a failure suggests `make page PAGE=... UPDATE=1`
-    # (tests/page_plugin.py), not `make update-outputs`, which rewrites every page
+def run(command: list[str]) -> int:
+    print("$ " + " ".join([Path(command[0]).name, *command[1:]]))
+    # a failure suggests `make page PAGE=... UPDATE=1` (tests/page_plugin.py), not
+    # `make update-outputs`, which rewrites every page
     env = {**os.environ, "HEADS_MAKE_PAGE": "1"}
     return subprocess.run(command, cwd=ROOT, env=env).returncode
 
@@ -49,7 +51,7 @@ def run(command: list[str], shown: str = "") -> int:
 def placeholders(paths: list[Path], name: str) -> list[str]:
     """Lines with a placeholder from `make new-page` (in the index: its link)."""
     found = []
-    for path in [*paths, ROOT / "docs" / "index.md"]:
+    for path in [*paths, DOCS / "index.md"]:
         for number, line in enumerate(path.read_text("utf-8").split("\n"), 1):
             if path.name == "index.md" and f"]({name}.md)" not in line:
                 continue
@@ -66,51 +68,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("page", nargs="?", default="")
     parser.add_argument("--update", action="store_true")
     args = parser.parse_args(argv)
-    if not args.page:
-        parser.print_usage(sys.stderr)
+    name = Path(args.page).name.removesuffix(".md")
+    if not (DOCS / f"{name}.md").is_file():
+        pages = ", ".join(sorted(p.stem for p in DOCS.glob("*.md")))
         print(
-            "make page: PAGE is missing, e.g. make page PAGE=one-head", file=sys.stderr
+            f"make page: no docs/{name}.md (PAGE=one-head, ...). Pages: {pages}",
+            file=sys.stderr,
         )
         return 2
-    name = page_name(args.page)
-    package = name.replace("-", "_")
     page = f"docs/{name}.md"
-    folder = ROOT / "snippets" / package
-    test = ROOT / "tests" / f"test_{package}.py"
-    code = [p for p in (folder, test) if p.exists()]
-    code_args = [str(p.relative_to(ROOT)) for p in code]
-    snippets = sorted(folder.glob("ex*.py")) if folder.is_dir() else []
-
+    test = f"tests/test_{package(name)}.py"
+    code = [p for p in (f"snippets/{package(name)}", test) if (ROOT / p).exists()]
     failed = []
-    if code_args:
-        ruff = [str(BIN / "ruff")]
-        if run([*ruff, "check", "--output-format=concise", *code_args]):
+    if code:
+        if run([str(BIN / "ruff"), "check", "--output-format=concise", *code]):
             failed.append("lint (ruff check)")
-        if run([*ruff, "format", "--check", *code_args]):
+        if run([str(BIN / "ruff"), "format", "--check", *code]):
             failed.append("format (run `make format`)")
-    pytest = [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    pytest = [
+        str(BIN / "python"),
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--no-cov",
+    ]
     if args.update:
         run([*pytest, page, "--update-outputs"])
-    items = [page]
-    if test.exists():
-        items.append(str(test.relative_to(ROOT)))
-    for path in snippets:
-        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        items += [
-            f"tests/test_snippets.py::test_snippet_is_used_by_a_page[{module}]",
-            f"tests/test_snippets.py::test_snippet_runs_on_its_own[{module}]",
-        ]
-    items.append(
-        f"tests/test_page_checks.py::test_page_is_in_the_nav_and_on_the_index[{name}.md]"
-    )
-    shown = f"pytest {' '.join(items[:2])}"
-    shown += f" + tests/test_snippets.py for its {len(snippets)} snippet file(s)"
-    shown += " + its nav entry and index link (tests/test_page_checks.py)"
-    if run([*pytest, *items], shown):
+        readme = ROOT / "README.md"
+        readme.write_text(
+            readme_with_table(readme.read_text("utf-8")), encoding="utf-8"
+        )
+    tests = [f"tests/{t}.py" for t in EVERY_PAGE] + [test] * (test in code)
+    if run([*pytest, page, *tests, f"--page={name}.md"]):
         failed.append("tests")
-
+    snippets = sorted((ROOT / "snippets" / package(name)).glob("ex*.py"))
     left = placeholders(
-        [ROOT / page, *snippets, *([test] if test.exists() else [])], name
+        [ROOT / page, *snippets, *[ROOT / t for t in [test] if t in code]], name
     )
     if left:
         print(f"\nPlaceholders still to replace ({len(left)}):")

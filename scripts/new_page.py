@@ -1,21 +1,16 @@
 """Scaffold a new page: `make new-page NAME=my-page [TITLE="My page"] [AFTER=cost.md]`.
 
-Creates, for NAME `my-page`:
+Creates docs/my-page.md (its title, the line saying what it runs with and linking
+its notebook, a first code block and its output block), snippets/my_page/ with
+ex01_first_step.py, whose `page` section the page shows, and tests/test_my_page.py
+(a claim test and the prose-number check). Registers the page where pages are
+listed: mkdocs.yml's nav (after AFTER, else at the end), docs/index.md's list,
+the README's runs-with table; if the page before it ends with a Next button to
+the page after it, that button now leads to the new page and the new page's to
+the next. Everything it writes passes `make page PAGE=my-page` and `make test`
+as written; each "Placeholder" says what to replace.
 
-- docs/my-page.md: the title, the "Runs with" line (with the link to the page's
-  notebook), a first code block that includes the first snippet, and its output
-  block;
-- snippets/my_page/__init__.py and snippets/my_page/ex01_first_step.py, whose
-  `page` section is what the page shows;
-- tests/test_my_page.py: a claim test and the prose-number check;
-
-and adds the page to mkdocs.yml's nav (after AFTER, or at the end of the nav's
-last section), to docs/index.md's list of pages, which links every page, and to
-README.md's table of what each page runs with (if it has one).
-Everything it writes passes the tests as generated; each "Placeholder" says what
-to replace. `make page PAGE=my-page` is then the inner loop.
-
-    .venv/bin/python scripts/new_page.py NAME [--title TITLE] [--after PAGE]
+    .venv/bin/python -m scripts.new_page NAME [--title TITLE] [--after PAGE]
 """
 
 from __future__ import annotations
@@ -26,15 +21,17 @@ import keyword
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+from hooks.pages import DOCS, NUMBER, ROOT, nav_pages, package, readme_with_table
+
 NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?(?![\w])")  # as tests/pages.py
 NAV_ENTRY = re.compile(r"^(?P<indent>\s*)- (?P<label>.+?):\s+(?P<page>\S+\.md)\s*$")
 INDEX_ITEM = re.compile(r"^- \[[^\]]*\]\((?P<page>[^)#\s]+\.md)(?:#[^)]*)?\)")
+NEXT = re.compile(
+    r"^\[Next: .+ :material-arrow-right:\]\((?P<page>[\w-]+\.md)\)\{ \.md-button \}$"
+)
 FIRST = "ex01_first_step"
 
 PAGE = """\
@@ -80,7 +77,7 @@ SNIPPET = """\
 import torch
 
 torch.manual_seed(0)
-x = torch.rand(6, 3)  # (t, d): 6 tokens, 3 numbers each
+x = torch.rand(6, 3)  # (t, d_model): 6 tokens, 3 numbers each
 print(x.shape)
 # --8<-- [end:page]
 """
@@ -128,103 +125,49 @@ def yaml_label(title: str) -> str:
     return json.dumps(title)  # a double-quoted YAML string
 
 
-def add_to_nav(text: str, entry: str, page: str, after: str | None) -> str:
-    """mkdocs.yml with `- entry` after the nav entry of `after` (or after the
-    nav's last entry), at its indentation."""
+def add_to_nav(text: str, entry: str, after: str) -> str:
+    """mkdocs.yml with `- entry` after the nav entry of the page `after`."""
     lines = text.split("\n")
-    start = lines.index("nav:")
-    end = next(
-        (
-            i
-            for i in range(start + 1, len(lines))
-            if lines[i].strip() and not lines[i].startswith((" ", "-", "#"))
-        ),
-        len(lines),
+    at = next(
+        i
+        for i, line in enumerate(lines)
+        if (m := NAV_ENTRY.match(line)) and m["page"] == after
     )
-    entries = [
-        (i, m) for i in range(start + 1, end) if (m := NAV_ENTRY.match(lines[i]))
-    ]
-    if not entries:
-        raise ScaffoldError("mkdocs.yml: no page entries found under `nav:`")
-    if after:
-        found = [(i, m) for i, m in entries if m["page"] == after]
-        if not found:
-            raise ScaffoldError(f"AFTER={after}: no such page in mkdocs.yml's nav")
-        at, match = found[0]
-    else:
-        at, match = entries[-1]
-    lines.insert(at + 1, f"{match['indent']}- {entry}")
+    lines.insert(at + 1, NAV_ENTRY.match(lines[at])["indent"] + f"- {entry}")
     return "\n".join(lines)
 
 
-def nav_pages(text: str) -> list[str]:
-    """The pages of the nav in a mkdocs.yml text (its `!` tags ignored)."""
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-
-    def walk(entries):
-        for item in entries:
-            target = next(iter(item.values())) if isinstance(item, dict) else item
-            if isinstance(target, list):
-                yield from walk(target)
-            else:
-                yield target
-
-    return list(walk(yaml.load(text, Loader)["nav"]))
-
-
 def add_to_index(text: str, item: str, previous: str) -> str:
-    """docs/index.md with `item` after the list item that links `previous` (or
-    after the last list item that links a page)."""
+    """docs/index.md with `item` after the last list item that links `previous`
+    (or after the last list item that links a page; first if `previous` is the
+    index itself)."""
     lines = text.split("\n")
     items = [i for i, line in enumerate(lines) if INDEX_ITEM.match(line)]
-    if not items:
-        return text.rstrip("\n") + f"\n\n{item}\n"
-    if previous == "index.md":  # the new page comes first
+    if previous == "index.md":
         lines.insert(items[0], item)
         return "\n".join(lines)
-    matching = [i for i in items if INDEX_ITEM.match(lines[i])["page"] == previous]
-    at = (matching or items)[-1] + 1
+    at = [i for i in items if INDEX_ITEM.match(lines[i])["page"] == previous] or items
+    at = at[-1] + 1
     while at < len(lines) and lines[at].startswith("  ") and lines[at].strip():
         at += 1  # the item's continuation lines
     lines.insert(at, item)
     return "\n".join(lines)
 
 
-def add_to_readme(text: str, name: str) -> str | None:
-    """README.md with the page's row in its runs-with table (rows in the order of
-    the pages' file names); None if the table is not there."""
-    start, end = "<!-- runs-with: start -->\n", "\n<!-- runs-with: end -->"
-    if start not in text:
-        return None
-    before, rest = text.split(start, 1)
-    if end not in rest:
-        return None
-    table, after = rest.split(end, 1)
-    rows = table.split("\n")
-    if len(rows) < 2 or not rows[1].startswith("|---"):
-        return None
-    row = f"| `docs/{name}.md` | PyTorch |"
-    body = sorted([*rows[2:], row], key=lambda r: r.split("`")[1])
-    return before + start + "\n".join(rows[:2] + body) + end + after
-
-
-def register_index_numbers(text: str, numbers: set[str]) -> str | None:
-    """tests/test_index.py with `numbers` added to its prose-number definitions
-    (None if its `definitions={...}` is not found)."""
-    match = re.search(r"definitions=\{([^}]*)\}", text)
-    if not match:
-        return None
-    known = set(re.findall(r'"([^"]+)"', match[1]))
-    added = sorted(numbers - known)
-    if not added:
-        return text
-    body = match[1].rstrip().rstrip(",")
-    body += "".join(f', "{n}"' for n in added)
-    return text[: match.start(1)] + body + text[match.end(1) :]
+def next_button(previous: str, page: str, title: str) -> tuple[str | None, str]:
+    """The page before the new one with its Next button leading to the new page
+    (None if it has none that leads to the page after), and the button the new
+    page ends with ("" if none)."""
+    text = (DOCS / previous).read_text(encoding="utf-8").rstrip("\n")
+    last = text.rsplit("\n", 1)[-1]
+    order = nav_pages()
+    following = order[order.index(previous) + 1 :][:1]
+    found = NEXT.match(last)
+    if not found or (found["page"],) != following:
+        return None, ""
+    label = title[0].lower() + title[1:]
+    ours = f"[Next: {label} :material-arrow-right:]({page}){{ .md-button }}"
+    return text.removesuffix(last) + ours + "\n", f"\n{last}\n"
 
 
 def scaffold(name: str, title: str | None, after: str | None) -> list[str]:
@@ -234,95 +177,69 @@ def scaffold(name: str, title: str | None, after: str | None) -> list[str]:
             f"NAME={name!r}: use lower-case words joined by hyphens, "
             "e.g. NAME=attention-sinks"
         )
-    package = name.replace("-", "_")
-    if keyword.iskeyword(package):
-        raise ScaffoldError(f"NAME={name!r}: {package} is a Python keyword")
-    title = title or name.replace("-", " ").capitalize()
-    page = f"{name}.md"
-    paths = {
-        "page": ROOT / "docs" / page,
-        "snippets": ROOT / "snippets" / package,
-        "test": ROOT / "tests" / f"test_{package}.py",
+    page, pkg, title = (
+        f"{name}.md",
+        package(name),
+        title or name.replace("-", " ").capitalize(),
+    )
+    if keyword.iskeyword(pkg):
+        raise ScaffoldError(f"NAME={name!r}: {pkg} is a Python keyword")
+    files = {
+        "page": DOCS / page,
+        "snippet": ROOT / "snippets" / pkg / f"{FIRST}.py",
+        "test": ROOT / "tests" / f"test_{pkg}.py",
     }
-    for path in paths.values():
+    for path in (files["page"], files["snippet"].parent, files["test"]):
         if path.exists():
             raise ScaffoldError(f"{path.relative_to(ROOT)} exists already")
-
-    mkdocs_yml = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    new_yml = add_to_nav(mkdocs_yml, f"{yaml_label(title)}: {page}", page, after)
-    order = nav_pages(new_yml)
-    if page not in order:
-        raise ScaffoldError("could not add the page to mkdocs.yml's nav")
-    previous = order[order.index(page) - 1] if order.index(page) else ""
-    index = ROOT / "docs" / "index.md"
-    item = f"- [{title}]({page}): placeholder, one line on what the page shows."
-    new_index = add_to_index(index.read_text(encoding="utf-8"), item, previous)
-
-    in_title = set(NUMBER.findall(title))
-    definitions = sorted(in_title)  # the computed 6 and 3 are tied to their words
+    previous = after or nav_pages()[-1]
+    if previous not in nav_pages():
+        raise ScaffoldError(f"AFTER={after}: no such page in mkdocs.yml's nav")
+    # Everything is worked out before anything is written: a failure leaves no half.
+    mkdocs_yml = ROOT / "mkdocs.yml"
+    nav = add_to_nav(
+        mkdocs_yml.read_text(encoding="utf-8"), f"{yaml_label(title)}: {page}", previous
+    )
+    index = add_to_index(
+        (DOCS / "index.md").read_text(encoding="utf-8"),
+        f"- [{title}]({page}): placeholder, one line on what the page shows.",
+        previous,
+    )
+    repointed, button = next_button(previous, page, title)
+    numbers = sorted(set(NUMBER.findall(title)))  # 6 and 3 are tied to their words
     fields = {
         "name": name,
-        "package": package,
+        "package": pkg,
         "title": title,
         "first": FIRST,
-        "definitions": (
-            "{" + ", ".join(f'"{n}"' for n in definitions) + "}"
-            if definitions
-            else "set()"
-        ),
-        "note": "\n        # (here, the numbers in the title)" if definitions else "",
+        "definitions": "{" + ", ".join(f'"{n}"' for n in numbers) + "}"
+        if numbers
+        else "set()",
+        "note": "\n        # (here, the numbers in the title)" if numbers else "",
     }
-    # Everything is worked out before anything is written: a failure leaves no half.
-    readme = ROOT / "README.md"
-    new_readme = (
-        add_to_readme(readme.read_text(encoding="utf-8"), name)
-        if readme.exists()
-        else None
-    )
-    test_index = ROOT / "tests" / "test_index.py"
-    registered = None
-    if in_title and test_index.exists():
-        registered = register_index_numbers(
-            test_index.read_text(encoding="utf-8"), in_title
-        )
-
-    paths["page"].write_text(PAGE.format(**fields), encoding="utf-8")
-    paths["snippets"].mkdir()
-    (paths["snippets"] / "__init__.py").write_text("", encoding="utf-8")
-    (paths["snippets"] / f"{FIRST}.py").write_text(SNIPPET, encoding="utf-8")
-    paths["test"].write_text(TEST.format(**fields), encoding="utf-8")
-    written = [paths["snippets"], paths["test"]]
+    files["page"].write_text(PAGE.format(**fields) + button, encoding="utf-8")
+    files["snippet"].parent.mkdir()
+    (files["snippet"].parent / "__init__.py").write_text("", encoding="utf-8")
+    files["snippet"].write_text(SNIPPET, encoding="utf-8")
+    files["test"].write_text(TEST.format(**fields), encoding="utf-8")
+    mkdocs_yml.write_text(nav, encoding="utf-8")
+    (DOCS / "index.md").write_text(index, encoding="utf-8")
     done = [
-        f"created docs/{page}",
-        f"created snippets/{package}/__init__.py and {FIRST}.py",
-        f"created tests/test_{package}.py",
+        f"created docs/{page}, snippets/{pkg}/ ({FIRST}.py) and tests/test_{pkg}.py",
+        f"mkdocs.yml: nav entry after {previous} (move it if it belongs elsewhere)",
+        "docs/index.md: a link in its list of pages (move it with the nav)",
     ]
-    (ROOT / "mkdocs.yml").write_text(new_yml, encoding="utf-8")
-    done.append(
-        f"mkdocs.yml: nav entry after {previous} (move it if it belongs elsewhere)"
+    if repointed:
+        (DOCS / previous).write_text(repointed, encoding="utf-8")
+        done.append(f"docs/{previous}: its Next button leads to the new page")
+    readme = ROOT / "README.md"
+    readme.write_text(
+        readme_with_table(readme.read_text(encoding="utf-8")), encoding="utf-8"
     )
-    index.write_text(new_index, encoding="utf-8")
-    done.append("docs/index.md: a link in its list of pages (move it with the nav)")
-    if new_readme is not None:
-        readme.write_text(new_readme, encoding="utf-8")
-        done.append("README.md: a row in the table of what each page runs with")
-    elif readme.exists():
-        done.append("README.md: no runs-with table with a header found, no row added")
-    if registered is not None:
-        test_index.write_text(registered, encoding="utf-8")
-        done.append(f"tests/test_index.py: the title's numbers {sorted(in_title)}")
-        written.append(test_index)
-    elif in_title:
-        done.append(
-            f"the title's numbers {sorted(in_title)} are now in the index's "
-            "prose: register them as definitions in tests/test_index.py"
-        )
-    # ruff's layout for what was written (a long title can lengthen a line)
-    subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "--quiet", *map(str, written)],
-        cwd=ROOT,
-        check=True,
-    )
+    done.append("README.md: the page's row in the table of what each page runs with")
+    # ruff's layout for the test file (a long title can lengthen a line)
+    ruff = [sys.executable, "-m", "ruff", "format", "--quiet", str(files["test"])]
+    subprocess.run(ruff, cwd=ROOT, check=True)
     return done
 
 
@@ -344,8 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     except ScaffoldError as error:
         print(f"make new-page: {error}", file=sys.stderr)
         return 1
-    for line in done:
-        print(f"  {line}")
+    print("\n".join(f"  {line}" for line in done))
     print(
         f"Next: make page PAGE={args.name}  (the page's blocks, its tests and "
         "lint, in seconds), then replace each Placeholder."

@@ -12,7 +12,7 @@ rebuild after each of these one-line edits:
   the saved training runs do not depend on;
 - the snippet every page shares (snippets/attention_inputs.py).
 
-    .venv/bin/python scripts/rebuild_times.py [--repeat N]
+    .venv/bin/python -m scripts.rebuild_times [--repeat N]
 
 Like `make serve`, it runs without htmlproofer (HEADS_CHECK_HTML=false; set it
 to true to time a rebuild with it). The copy links .cache/ (the saved training
@@ -34,10 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.pages import copy_sources  # noqa: E402
+from hooks.build import copy_sources
 
 EDITS = [
     ("a page (docs/cost.md)", "docs/cost.md", "\nOne more sentence.\n"),

@@ -1,49 +1,36 @@
 """Run every code block of every page, after snippet expansion, as a reader would.
 
 All Python blocks of a page run in order in one namespace: a reader who pastes them,
-in order, into one fresh Python session. The text block after
-`<!--pytest-codeblocks:expected-output-->` must equal what the block printed;
-a failure names the page and line and shows a diff. `--update-outputs` rewrites
-those blocks from the code instead (`make update-outputs`).
+in order, into one fresh Python session. The output block after a code block
+(hooks/pages.py) must equal what the block printed; a failure names the page and
+line and shows a diff. `--update-outputs` rewrites those blocks from the code
+instead (`make update-outputs`).
 """
 
 from __future__ import annotations
 
-import os
-
-# OpenMP threads that spin while they wait steal the core a build, a kernel or the
-# browser is using (tiny tensors on 2 busy cores ran 4x slower). Set before torch
-# loads its OpenMP runtime; results do not depend on it.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
 import contextlib
 import difflib
 import io
+import os
 import re
 import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from pytest_codeblocks.plugin import TestBlock
 
-from tests.pages import (
-    DOCS,
-    EXPECTED_OUTPUT_MARKER,
-    OUTPUT,
-    PYTHON,
-    ROOT,
-    SHELL,
-    code_blocks,
-    expand,
-    language,
-    output_block_lines,
-)
+from hooks.pages import DOCS, EXPECTED_OUTPUT, OUTPUT, PYTHON, ROOT, SHELL, Block, read
 
 TALLY = Counter()
-UPDATES: dict[Path, dict[int, str]] = {}  # page -> {page line of code block: output}
+UPDATES: dict[
+    Path, dict[int, str]
+] = {}  # page -> {its code block's first line: output}
 # Set by `make page` (scripts/check_page.py) for the runs it starts.
 UNDER_MAKE_PAGE = "HEADS_MAKE_PAGE"
+# Set by tests/cpu_sets.py: every printed float one ulp up (+1) or down (-1).
+SHIFT = "HEADS_LAST_BIT"
+GRAD_FN = re.compile(r"grad_fn=<\w*>")
 
 
 def update_hint(page_name: str) -> str:
@@ -64,11 +51,11 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    threads = os.environ.get("HEADS_THREADS")
-    if threads:  # the single-thread check runs the pages again with HEADS_THREADS=1
-        import torch
+    shift = os.environ.get(SHIFT)
+    if shift:  # a run of tests/cpu_sets.py: printed floats one ulp off
+        from tests.last_bit import shift_printed_values
 
-        torch.set_num_threads(int(threads))
+        shift_printed_values(int(shift))
 
 
 def pytest_collect_file(file_path: Path, parent):
@@ -84,57 +71,42 @@ class PageError(Exception):
 class PageFile(pytest.File):
     def collect(self):
         try:
-            page = expand(self.path)
+            page = read(self.path)
         except Exception as error:  # a missing snippet file or section
             raise PageError(f"{self.path.relative_to(ROOT)}: {error}") from error
         self.namespace: dict = {"__name__": "__main__"}
         self.ran = 0
         self.blocks: list[PageBlock] = []
         TALLY["pages"] += 1
-        for block in code_blocks(page):
-            lang = language(block)
-            line = page.page_line(block.lineno)
-            name = f"line {line}"
-            if lang in OUTPUT:
+        for block in page.blocks:
+            where = f"{page.name}:{block.start}"
+            if block.language in OUTPUT:
                 raise PageError(
-                    f"{page.name}:{line}: an output block that no test checks; put "
-                    f"{EXPECTED_OUTPUT_MARKER} before it, right after its code block"
+                    f"{where}: an output block that no test checks; put "
+                    f"{EXPECTED_OUTPUT} before it, right after its code block"
                 )
-            if lang not in PYTHON | SHELL:
+            if block.language not in PYTHON | SHELL:
                 continue
             skips = [m for m in block.marks if m.startswith("pytest.mark.skip")]
-            for mark in skips:
-                if "reason=" not in mark:
-                    raise PageError(f"{page.name}:{line}: a skip needs reason='...'")
-            item = PageBlock.from_parent(self, name=name, obj=block)
-            item.page_line = line
-            item.page_name = page.name
-            item.output_lines = output_block_lines(page, line)
-            item.shell = lang in SHELL
+            if any("reason=" not in mark for mark in skips):
+                raise PageError(f"{where}: a skip needs reason='...'")
+            item = PageBlock.from_parent(self, name=f"line {block.start}")
+            item.block, item.where = block, where
             for mark in block.marks:
                 item.add_marker(eval(mark, {"pytest": pytest}))
-            if not skips:
-                self.blocks.append(item)
-            else:
+            if skips:
                 TALLY["skipped with a reason"] += 1
+            else:
+                self.blocks.append(item)
             yield item
 
     def run_until(self, item: PageBlock) -> str:
         """Run the page's blocks up to `item` (once each) and return its output."""
-        index = self.blocks.index(item)
-        while self.ran <= index:
+        while self.ran <= self.blocks.index(item):
             block = self.blocks[self.ran]
             self.ran += 1
-            block.output = run_shell(block) if block.shell else self.run_python(block)
+            block.output = block.run(self.namespace)
         return item.output
-
-    def run_python(self, block: PageBlock) -> str:
-        where = f"{block.page_name}:{block.page_line}"
-        code = compile(block.obj.code, where, "exec")
-        stdout = io.StringIO()
-        with contextlib.redirect_stdout(stdout):
-            exec(code, self.namespace)
-        return stdout.getvalue()
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, PageError):
@@ -142,85 +114,83 @@ class PageFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
-def run_shell(block: PageBlock) -> str:
-    """A command for the reader's terminal, run from the repository root."""
-    result = subprocess.run(
-        block.obj.code,
-        shell=True,
-        executable="/bin/bash",
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if result.returncode:
-        raise RuntimeError(f"exit status {result.returncode}\n{result.stderr}")
-    return result.stdout
+class PageBlock(pytest.Item):
+    """A code block of a page: a Python block runs in the page's namespace, a
+    shell block (a command for the reader's terminal) from the repository root."""
 
-
-class PageBlock(TestBlock):
-    """A Python block of a page, run in the page's shared namespace."""
-
+    block: Block
+    where: str
     output: str = ""
-    shell: bool = False
-    output_lines: tuple[int, int] | None = None  # page lines: first, closing fence
+
+    def run(self, namespace: dict) -> str:
+        if self.block.language in SHELL:
+            result = subprocess.run(
+                self.block.code,
+                shell=True,
+                executable="/bin/bash",
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            if result.returncode:
+                raise RuntimeError(f"exit status {result.returncode}\n{result.stderr}")
+            return result.stdout
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout):
+            exec(compile(self.block.code, self.where, "exec"), namespace)
+        return stdout.getvalue()
 
     def runtest(self):
-        page: PageFile = self.parent
-        where = f"{self.page_name}:{self.page_line}"
         try:
-            actual = page.run_until(self)
+            actual = self.parent.run_until(self)
         except Exception as error:
+            numbered = self.block.code.splitlines()
             raise PageError(
-                f"{where}: the code block raised {type(error).__name__}: {error}\n"
-                + "".join(_numbered(self.obj.code))
+                f"{self.where}: the code block raised {type(error).__name__}: {error}\n"
+                + "".join(f"  {n:>3} | {line}\n" for n, line in enumerate(numbered, 1))
             ) from error
         TALLY["code blocks executed"] += 1
         if GRAD_FN.search(actual):
             raise PageError(
-                f"{where}: the block prints a tensor that records how it was computed "
-                f"for autograd ({GRAD_FN.search(actual)[0]}...): a reader does not "
-                "need it, and it changes with the last operation. Print results "
-                "computed under `with torch.no_grad():` (or `t.detach()`); see "
-                "CONTRIBUTING.md.\n" + actual
+                f"{self.where}: the block prints a tensor that records how it was "
+                f"computed for autograd ({GRAD_FN.search(actual)[0]}...): a reader "
+                "does not need it, and it changes with the last operation. Print "
+                "results computed under `with torch.no_grad():` (or `t.detach()`); "
+                "see CONTRIBUTING.md.\n" + actual
             )
-        expected = self.obj.expected_output
+        output = self.block.output
         if self.config.getoption("update_outputs"):
-            if actual != (expected or ""):
-                UPDATES.setdefault(self.path, {})[self.page_line] = actual
-            return
-        if expected is None:
-            if actual:
-                raise PageError(
-                    f"{where}: the block prints, but the page shows no output block "
-                    f"after it (run {update_hint(self.page_name)}):\n{actual}"
-                )
-            return
-        TALLY["outputs checked"] += 1
-        if actual != expected:
-            raise PageError(self.mismatch(expected, actual))
+            if actual != (output.text if output else ""):
+                UPDATES.setdefault(self.path, {})[self.block.start] = actual
+        elif output is None and actual:
+            raise PageError(
+                f"{self.where}: the block prints, but the page shows no output block "
+                f"after it (run {update_hint(self.where)}):\n{actual}"
+            )
+        elif output is not None:
+            TALLY["outputs checked"] += 1
+            if actual != output.text:
+                raise PageError(self.mismatch(output, actual))
 
-    def mismatch(self, expected: str, actual: str) -> str:
-        """The failure for an output block that differs from what its code printed:
-        it names the line of the output block to edit (its first differing line),
-        and the diff's line numbers are the page's."""
-        first, close = self.output_lines
-        old, new = expected.splitlines(keepends=True), actual.splitlines(keepends=True)
+    def mismatch(self, output: Block, actual: str) -> str:
+        """An output block that differs from what its code printed: the failure
+        names the block's first differing line, the diff the page's lines."""
+        old, new = output.text.splitlines(True), actual.splitlines(True)
         same = next(
             (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
             min(len(old), len(new)),
         )
-        line = min(first + same, close)
+        first = output.start + 1
+        span = f"{first}-{output.end - 1}" if output.end - 1 > first else f"{first}"
         diff = difflib.unified_diff(
             old,
             new,
-            fromfile=f"{self.page_name}:{first}"
-            + (f"-{close - 1}" if close - 1 > first else "")
-            + " (output block on the page)",
-            tofile=f"what the code block at line {self.page_line} prints",
+            fromfile=f"{self.where.split(':')[0]}:{span} (output block on the page)",
+            tofile=f"what the code block at line {self.block.start} prints",
         )
-        hunk = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
         shift = first - 1  # hunk headers in the page's line numbers
+        hunk = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
         diff = [
             hunk.sub(
                 lambda m: (
@@ -231,11 +201,12 @@ class PageBlock(TestBlock):
             )
             for h in diff
         ]
+        page = self.where.split(":")[0]
         return (
-            f"{self.page_name}:{line}: the page's output block does not match what "
-            f"the code block at line {self.page_line} prints.\n"
+            f"{page}:{min(first + same, output.end)}: the page's output block does not "
+            f"match what the code block at line {self.block.start} prints.\n"
             + "".join(diff)
-            + f"\nIf the change is intended, run {update_hint(self.page_name)}."
+            + f"\nIf the change is intended, run {update_hint(page)}."
         )
 
     def repr_failure(self, excinfo):
@@ -244,14 +215,7 @@ class PageBlock(TestBlock):
         return super().repr_failure(excinfo)
 
     def reportinfo(self):
-        return self.path, self.page_line - 1, f"{self.page_name}:{self.page_line}"
-
-
-GRAD_FN = re.compile(r"grad_fn=<\w*>")
-
-
-def _numbered(code: str) -> list[str]:
-    return [f"  {n:>3} | {line}\n" for n, line in enumerate(code.splitlines(), 1)]
+        return self.path, self.block.start - 1, self.where
 
 
 # -- a test file that imports a snippet module that is not there ---------------------
@@ -307,31 +271,24 @@ def missing_snippet(test_file: Path, module: str) -> str:
 
 # -- update mode ---------------------------------------------------------------------
 
-_FENCE = re.compile(r"^(\s*)(`{3,})")
-
 
 def _rewrite(path: Path, outputs: dict[int, str]) -> None:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    for code_line in sorted(outputs, reverse=True):  # bottom up: line numbers hold
-        start = code_line - 1
-        indent, fence = _FENCE.match(lines[start]).groups()
-        end = next(i for i in range(start + 1, len(lines)) if lines[i].strip() == fence)
-        new_output = outputs[code_line].rstrip("\n").split("\n")
-        body = [indent + x if x else x for x in new_output]
-        after = end + 1
-        while after < len(lines) and not lines[after].strip():
-            after += 1
-        if after < len(lines) and lines[after].strip() == EXPECTED_OUTPUT_MARKER:
-            open_ = after + 1
-            while not lines[open_].strip():
-                open_ += 1
-            close = next(
-                i for i in range(open_ + 1, len(lines)) if lines[i].strip() == fence
+    """Each code block that starts at a line in `outputs` gets that output block
+    (a new one after it, if it has none)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    for block in reversed(read(path, text).blocks):  # bottom up: line numbers hold
+        if block.start in outputs:
+            new = outputs[block.start].rstrip("\n")
+            body = (
+                [block.indent + x if x else x for x in new.split("\n")] if new else []
             )
-            lines[open_ + 1 : close] = body if outputs[code_line] else []
-        else:
-            block = ["", indent + EXPECTED_OUTPUT_MARKER, "", indent + "```text"]
-            lines[end + 1 : end + 1] = [*block, *body, indent + "```"]
+            if block.output:
+                lines[block.output.start : block.output.end - 1] = body
+            else:
+                fence = block.indent + "```"
+                marker = ["", block.indent + EXPECTED_OUTPUT, "", fence + "text"]
+                lines[block.end : block.end] = [*marker, *body, fence]
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
@@ -355,6 +312,13 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter):
+    if os.environ.get(SHIFT) and TALLY["pages"]:  # what tests/cpu_sets.py checks
+        import torch
+
+        terminalreporter.write_line(
+            f"printed floats shifted {os.environ[SHIFT]} ulp; torch's CPU "
+            f"capability: {torch.backends.cpu.get_cpu_capability()}"
+        )
     if TALLY["pages"]:
         broken = [
             r.nodeid

@@ -34,6 +34,15 @@ def test_example_sizes():
     ] * 4
 
 
+def test_head_i_owns_rows_6i_minus_5_to_6i_counting_from_1():
+    loop, mha = ex01_loop_equals_module.loop, ex01_loop_equals_module.mha
+    for i, head in enumerate(loop.heads, start=1):  # heads and rows from 1
+        first, last = 6 * i - 5, 6 * i
+        rows = mha.W_q.weight[first - 1 : last]  # Python's indexing, from 0
+        assert rows.equal(mha.W_q.weight[6 * (i - 1) : 6 * i])  # as the page says
+        assert torch.equal(rows, head.W_q.weight)
+
+
 def test_first_numbers_shown_agree():
     with torch.no_grad():
         shown_loop = reference[0, 0, :4]
@@ -146,5 +155,5 @@ def test_prose_numbers():
     check_prose_numbers(
         "checking-against-pytorch.md",
         computed={},
-        definitions={"1", "2", "3", "4", "5", "6", "10", "24"},
+        definitions={"0", "1", "2", "3", "4", "5", "6", "10", "24"},
     )

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.pages import ROOT, copy_sources
+from hooks.build import SOURCES, copy_sources
+from hooks.pages import INLINE_CODE as INLINE
+from hooks.pages import ROOT, fenced_lines
 
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file)
@@ -31,17 +33,12 @@ CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file
 BIN = Path(sys.executable).parent  # the venv's bin: python and ruff
 
 
-FENCED = re.compile(r"^\s*(`{3,}|~{3,}).*?^\s*\1", re.S | re.M)
-
-
-def inline_code(text: str) -> list[str]:
-    """The `inline code` spans of a Markdown text, outside fenced blocks."""
-    return re.findall(r"`([^`\n]+)`", FENCED.sub("", text))
-
-
-def code(text: str) -> str:
-    """Everything a Markdown text shows as code: fenced blocks and inline code."""
-    return "\n".join([m.group() for m in FENCED.finditer(text)] + inline_code(text))
+FENCED = fenced_lines(CONTRIBUTING)
+LINES = list(enumerate(CONTRIBUTING.split("\n")))
+PROSE = "\n".join("" if i in FENCED else line for i, line in LINES)
+INLINE_CODE = INLINE.findall(PROSE)  # its `inline code` spans
+# everything it shows as code: its fenced blocks and its inline code
+SHOWN = "\n".join([line for i, line in LINES if i in FENCED] + INLINE_CODE)
 
 
 def make_targets() -> set[str]:
@@ -72,7 +69,7 @@ def defined(name: str) -> bool:
 
 
 def test_every_make_target_it_names_exists():
-    named = set(re.findall(r"\bmake ([a-z][\w-]*)", code(CONTRIBUTING)))
+    named = set(re.findall(r"\bmake ([a-z][\w-]*)", SHOWN))
     assert named, "CONTRIBUTING.md names no make target"
     assert named >= {"new-page", "page", "format", "lint", "test"}
     missing = named - make_targets()
@@ -84,7 +81,7 @@ def test_every_make_target_it_names_exists():
 def test_every_function_it_names_exists():
     calls = {
         match
-        for span in inline_code(CONTRIBUTING)
+        for span in INLINE_CODE
         for match in re.findall(r"([A-Za-z_][\w.]*)\(", span)
     }
     assert {"check_prose_numbers", "sources"} <= calls
@@ -93,10 +90,8 @@ def test_every_function_it_names_exists():
 
 
 def test_every_constant_it_names_exists():
-    """`PROSE_NUMBERS` was named here once and never existed."""
-    constants = {
-        s for s in inline_code(CONTRIBUTING) if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)
-    }
+    """A constant named in the text but defined nowhere sends a reader looking."""
+    constants = {s for s in INLINE_CODE if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)}
     assert "FIGURES" in constants
     code = "\n".join(p.read_text(encoding="utf-8") for p in CODE)
     missing = sorted(c for c in constants if not re.search(rf"\b{c}\b", code))
@@ -111,7 +106,7 @@ def test_every_file_it_names_exists():
     generated = ("assets/figures/", "notebooks/", ".cache/", "test-artifacts/")
     paths = [
         s
-        for s in inline_code(CONTRIBUTING)
+        for s in INLINE_CODE
         if re.fullmatch(r"[\w.-]+(/[\w.-]+)*(/|\.\w+)", s) and "/" in s
     ]
     assert "snippets/ruff.toml" in paths
@@ -136,10 +131,13 @@ def test_the_line_limit_it_states_is_the_one_ruff_enforces():
 # -- the Make targets ---------------------------------------------------------------
 
 
+NO_SETUP = ["-o", ".venv/.installed", "-o", "node_modules/.installed"]
+
+
 def make(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
-    """`make` with the venv taken as set up (`-o`) and this venv's tools."""
+    """`make` with .venv and node_modules taken as set up, and this venv's tools."""
     return subprocess.run(
-        ["make", "--no-print-directory", "-o", ".venv/.installed", f"BIN={BIN}", *args],
+        ["make", "--no-print-directory", *NO_SETUP, f"BIN={BIN}", *args],
         cwd=cwd,
         env={**os.environ, **env},
         capture_output=True,
@@ -149,16 +147,11 @@ def make(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 COPY = [
+    *SOURCES,
     "README.md",
     "pyproject.toml",
-    "mkdocs.yml",
-    "overrides",
     "Makefile",
-    "docs",
-    "snippets",
-    "includes",
     "tests",
-    "hooks",
     "scripts",
     "benchmarks",
 ]
@@ -203,38 +196,27 @@ def test_new_page_scaffolds_every_file_and_entry(scaffolded):
         i for i, line in enumerate(index) if "](grouped-query-attention.md)" in line
     )
     assert before < linked[0] < after
+    # the Next buttons: cost's leads to the new page, the new page's onward
+    cost = (root / "docs/cost.md").read_text().rstrip().rsplit("\n", 1)[-1]
+    assert cost == (
+        "[Next: demo page: 7 heads :material-arrow-right:](demo-page.md){ .md-button }"
+    )
+    assert page.rstrip().endswith("(grouped-query-attention.md){ .md-button }")
+    readme = (root / "README.md").read_text()
+    assert "| `docs/demo-page.md` | PyTorch |\n| `docs/explorer.md`" in readme
     assert "Next: make page PAGE=demo-page" in result.stdout
 
 
 def test_the_scaffold_passes_make_page_as_generated(scaffolded):
-    """`make page` runs lint, the page's blocks, its tests, the snippet checks and the
-    nav and index check; the title's number ("7") is registered where it shows."""
+    """`make page` runs lint, the page's blocks, its tests, and every check of
+    every page that needs no build, for this page; the title's number ("7") is
+    registered where it shows."""
     root, _ = scaffolded
     result = make(root, "page", "PAGE=demo-page")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "make page: demo-page passes" in result.stdout
     assert "outputs checked: 1" in result.stdout
     assert "Placeholders still to replace" in result.stdout
-    # ruff on the one file it edited that `make page` does not lint, the index's
-    # tests, and (where tests/test_reader.py has it) the check that the line under
-    # the title says what the page runs with
-    for args in (["check"], ["format", "--check"]):
-        ruff = [sys.executable, "-m", "ruff", *args, "tests/test_index.py"]
-        lint = subprocess.run(ruff, cwd=root, capture_output=True, text=True)
-        assert lint.returncode == 0, lint.stdout
-    for test in [
-        ["tests/test_index.py"],
-        ["tests/test_reader.py", "-k", "says_what_it_runs_with and demo-page"],
-    ]:
-        run = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        no_such_test = test[0] == "tests/test_reader.py" and run.returncode == 5
-        assert run.returncode == 0 or no_such_test, run.stdout
 
 
 def test_make_page_fails_on_a_drifted_output_naming_its_line(scaffolded):
@@ -271,27 +253,6 @@ def test_new_page_refuses_a_page_that_exists_or_a_bad_name(scaffolded):
     )
     result = make(root, "new-page")
     assert result.returncode != 0 and "NAME is missing" in result.stderr
-
-
-def test_the_readme_table_of_what_pages_run_with_gets_the_new_page_in_order():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        from new_page import add_to_readme
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    table = [
-        "| page | runs with |",
-        "|---|---|",
-        "| `docs/cost.md` | PyTorch |",
-        "| `docs/one-head.md` | PyTorch, matplotlib |",
-    ]
-    text = "Intro\n<!-- runs-with: start -->\n{}\n<!-- runs-with: end -->\nEnd\n"
-    new = add_to_readme(text.format("\n".join(table)), "demo-page")
-    row = "| `docs/demo-page.md` | PyTorch |"
-    assert new == text.format("\n".join([*table[:3], row, table[3]]))
-    assert add_to_readme("No table here.\n", "demo-page") is None
-    empty = "<!-- runs-with: start -->\n<!-- runs-with: end -->\n"
-    assert add_to_readme(empty, "demo-page") is None
 
 
 def test_make_format_formats_first_then_lists_what_is_left(tmp_path):
@@ -340,18 +301,21 @@ def stamp_dir(tmp_path):
     return tmp_path
 
 
-def install(folder: Path) -> tuple[subprocess.CompletedProcess, list[str]]:
+def install(folder: Path, *targets: str) -> tuple[subprocess.CompletedProcess, list]:
+    """`make` of the venv's stamp (or of `targets`) with the fake Python, and npm
+    on the PATH (the fake one, where a test put it): make's result and the pip
+    and npm commands it ran."""
     log = folder / "log"
     log.unlink(missing_ok=True)
     result = subprocess.run(
-        [
-            "make",
-            "--no-print-directory",
-            ".venv/.installed",
-            f"PYTHON={folder}/fake-python",
-        ],
+        ["make", "--no-print-directory", *(targets or [".venv/.installed"])],
         cwd=folder,
-        env={**os.environ, "LOG": str(log)},
+        env={
+            **os.environ,
+            "LOG": str(log),
+            "PATH": f"{folder}/bin:{os.environ['PATH']}",
+            "PYTHON": f"{folder}/fake-python",
+        },
         capture_output=True,
         text=True,
         timeout=60,
@@ -456,27 +420,11 @@ def clone(stamp_dir):
     return stamp_dir
 
 
-def set_up(
-    folder: Path, *targets: str
-) -> tuple[subprocess.CompletedProcess, list[str]]:
-    """`make test`'s set-up of .venv and node_modules (not the tests), or `targets`:
-    make's result and the npm and pip commands it ran."""
-    targets = targets or (".venv/.installed", "node_modules/.installed")
-    log = folder / "log"
-    log.unlink(missing_ok=True)
-    result = subprocess.run(
-        ["make", "--no-print-directory", *targets],
-        cwd=folder,
-        env={
-            **os.environ,
-            "LOG": str(log),
-            "PATH": f"{folder}/bin:{os.environ['PATH']}",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
+def set_up(folder: Path, *targets: str) -> tuple[subprocess.CompletedProcess, list]:
+    """`make test`'s set-up of .venv and node_modules (not the tests), or `targets`."""
+    return install(
+        folder, *(targets or [".venv/.installed", "node_modules/.installed"])
     )
-    return result, log.read_text().splitlines() if log.exists() else []
 
 
 def test_the_setup_targets_are_the_ones_make_test_needs():
@@ -488,8 +436,8 @@ def test_the_setup_targets_are_the_ones_make_test_needs():
 
 
 def test_a_clone_with_linked_venv_and_node_modules_leaves_their_targets_alone(clone):
-    """The issue-19 trial: in a fresh clone, package*.json are newer than the
-    linked node_modules' stamp, and `npm ci` emptied the other checkout's folder."""
+    """In a fresh clone, package*.json are newer than the linked node_modules'
+    stamp: `npm ci` there would empty the other checkout's folder."""
     installed = clone / "installed"
     (clone / ".venv").symlink_to(installed / ".venv")
     (clone / "node_modules").symlink_to(installed / "node_modules")

@@ -347,11 +347,11 @@ def test_exercise_1_shows_the_fixed_width_table():
     assert ex10_exercise_fixed_width.params == 4 * d_model**2
 
 
-# -- review 3: F3, C1, T3, T5 ----------------------------------------------------------
+# -- what the page claims about its sources and its scope -----------------------------
 
 
 def test_the_causal_kernel_skips_a_fifth_of_the_arithmetic():
-    """F3: above the diagonal lie T(T-1)/2 of each map's T^2 scores, in Q K^T and
+    """Above the diagonal lie T(T-1)/2 of each map's T^2 scores, in Q K^T and
     in weights @ V: about half of that work, 20% of all multiply-adds at T = 1024,
     width 768. Worked out exactly: (T - 1) / (4 d_model + 2 T)."""
     share = ex07_causal_share.skipped / ex07_causal_share.macs
@@ -362,7 +362,7 @@ def test_the_causal_kernel_skips_a_fifth_of_the_arithmetic():
 
 
 def test_the_page_says_the_benchmark_is_causal_only():
-    """F3: only the causal case is measured, and the page says so."""
+    """Only the causal case is measured, and the page says so."""
     text = " ".join((ROOT / "docs/cost.md").read_text().split())
     assert bench["setup"]["causal"] is True
     assert "The benchmark times the causal case only" in text
@@ -370,7 +370,7 @@ def test_the_page_says_the_benchmark_is_causal_only():
 
 
 def test_vaswani_table_3_is_read_with_its_cautions():
-    """C1: section 3.2.2 is the design's motivation; section 6.2 reports the rows
+    """Section 3.2.2 is the design's motivation; section 6.2 reports the rows
     without a reason; the paper reports one score per row, on the development set."""
     text = " ".join((ROOT / "docs/cost.md").read_text().split())
     assert "The paper's own reason" not in text
@@ -382,7 +382,7 @@ def test_vaswani_table_3_is_read_with_its_cautions():
 
 
 def test_the_systems_material_is_an_optional_part_after_the_core():
-    """T3: the timings and the per-score table come after what splitting costs,
+    """The timings and the per-score table come after what splitting costs,
     under a heading and a box that mark them optional."""
     text = (ROOT / "docs/cost.md").read_text()
     core = text.index("## What splitting does cost")
@@ -398,7 +398,7 @@ def test_the_systems_material_is_an_optional_part_after_the_core():
 
 
 def test_the_exercises_are_about_heads():
-    """T5: no exercise about a FlopCounterMode quirk."""
+    """No exercise about a FlopCounterMode quirk: the exercises are about heads."""
     text = (ROOT / "docs/cost.md").read_text()
     exercises = text[text.index("## Exercises") :]
     assert "FlopCounterMode" not in exercises

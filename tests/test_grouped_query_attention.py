@@ -350,7 +350,7 @@ def test_prose_numbers():
 
 
 def test_the_serving_material_is_marked_optional():
-    """Review 3, T3: decode bandwidth and server batching are systems material,
+    """Decode bandwidth and server batching are systems material,
     in a section and an exercise marked optional, after the page's own question."""
     text = (DOCS / "grouped-query-attention.md").read_text(encoding="utf-8")
     optional = text.index("## Optional depth: why the cache's size is also its speed")

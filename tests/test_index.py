@@ -1,68 +1,131 @@
-"""docs/index.md: the route through the site, the sources, and the nav's labels."""
+"""docs/index.md and everything that lists the pages agree with mkdocs.yml's nav,
+which is the one list of pages (hooks/pages.py): the index's lists, its core
+path, the README's runs-with table, the citations' pages, the pages' Next
+buttons and nav labels. And the index's own claims: its sources, its notation
+box, what it says is computed."""
 
 import re
 import tomllib
-from functools import cache
 
 import pytest
-from mkdocs.config import load_config
 
+from hooks.pages import (
+    DOCS,
+    NUMBER,
+    PACKAGES,
+    README_TABLE,
+    ROOT,
+    WEIGHTS,
+    core_path,
+    nav,
+    nav_pages,
+    readme_table,
+    runs_with,
+    title,
+)
+from snippets.random_heads.ex05_measure import pairs
 from snippets.training.seed_results import seed_results
-from tests.pages import DOCS, ROOT, check_prose_numbers
+from tests.pages import check_listed, check_prose_numbers, pages
+from tests.test_citations import CITATIONS
 
+INDEX = (DOCS / "index.md").read_text(encoding="utf-8")
+NEXT_BUTTON = re.compile(r"\[Next: [^\]]+? :material-arrow-right:\]\(([\w-]+\.md)\)")
 # The pages of the core argument, each ending with a link onward.
 OWNED = ["index.md", "one-head.md", "second-head.md", "try-it.md", "explorer.md"]
-NEXT_BUTTON = re.compile(r"\[Next: ([^\]]+?) :material-arrow-right:\]\(([^)]+)\)")
+# A Next button leads to the page after it in the nav, or past a side trip
+# whose own Next button comes back to the same page.
+SIDE_TRIPS = {"real-model.md": "your-sentence.md"}  # the live explorer
+ALL_PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
 
 
-@cache
-def nav() -> list[tuple[str, str]]:
-    """(label, page) for every page in mkdocs.yml's nav, in reading order."""
-
-    def walk(entries):
-        for entry in entries:
-            for label, target in entry.items():
-                if isinstance(target, list):
-                    yield from walk(target)
-                else:
-                    yield label, target
-
-    return list(walk(load_config(str(ROOT / "mkdocs.yml"))["nav"]))
+# -- the pages, listed -----------------------------------------------------------
 
 
-def h1(page: str) -> str:
-    first = (DOCS / page).read_text(encoding="utf-8").split("\n", 1)[0]
-    assert first.startswith("# "), f"{page} does not open with its H1"
-    return first[2:].strip()
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_page_is_in_the_nav_and_on_the_index(page):
+    check_listed(page)
 
 
-MARKDOWN_PAGES = [(label, page) for label, page in nav() if page.endswith(".md")]
+@pytest.mark.parametrize("page", nav_pages())
+def test_nav_label_is_the_pages_title(page):
+    (entry,) = [e for e in nav() if e.page == page]
+    assert entry.label == title(page), f"mkdocs.yml: label {page} {title(page)!r}"
 
 
-@pytest.mark.parametrize(("label", "page"), MARKDOWN_PAGES)
-def test_nav_label_is_the_pages_title(label, page):
-    assert label == h1(page)
+def index_lists() -> dict[str, list[tuple[str, str]]]:
+    """Each list of the index by the bold words above it: the (text, page) of
+    the first link of each item."""
+    lists = {}
+    for head, body in re.findall(
+        r"^\*\*([^*]+?)\.\*\*(.*?)(?=^\*\*|^#)", INDEX, re.M | re.S
+    ):
+        item = r"^(?:- |\d\. ).*?\[([^\]]+)\]\(([\w-]+\.md)(?:#[^)]*)?\)"
+        lists[head] = re.findall(item, body, re.M)
+    return lists
 
 
-def test_index_links_every_page_with_its_title():
-    text = (DOCS / "index.md").read_text(encoding="utf-8")
-    links = dict(
-        (page, label)
-        for label, page in re.findall(r"^- \[([^\]]+)\]\(([\w-]+\.md)\)", text, re.M)
+def test_the_index_lists_each_section_of_the_nav_in_order_by_title():
+    lists = index_lists()
+    for section in dict.fromkeys(entry.section for entry in nav() if entry.section):
+        pages = [(title(e.page), e.page) for e in nav() if e.section == section]
+        assert lists.get(section) == pages, (
+            f"docs/index.md: under **{section}.**, list {pages}: the nav's pages "
+            "in its order, each linked by its title"
+        )
+
+
+def test_the_core_path_is_the_index_list_in_nav_order():
+    listed = [page for _, page in index_lists()["The core path"]]
+    assert listed == core_path(), "mkdocs.yml's extra.core_path: the index's list"
+    assert listed == [p for p in nav_pages() if p in listed]  # in reading order
+
+
+def test_each_next_button_leads_to_the_next_page():
+    order = nav_pages()
+    for page, following in zip(order, order[1:], strict=False):
+        last = (DOCS / page).read_text(encoding="utf-8").rstrip().rsplit("\n", 1)[-1]
+        button = NEXT_BUTTON.fullmatch(last.removesuffix("{ .md-button }").strip())
+        assert button or page not in OWNED, f"docs/{page} should end with a Next button"
+        if SIDE_TRIPS.get(page) == following:
+            following = order[order.index(following) + 1]
+        assert not button or button[1] == following, (
+            f"docs/{page}: its Next button leads to {button[1]}, the next page is "
+            f"{following}"
+        )
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_each_page_says_what_it_runs_with(page):
+    needed = runs_with(page)
+    if not needed:
+        return  # a page without Python code (the index)
+    paragraphs = [
+        p for p in (DOCS / page).read_text(encoding="utf-8").split("\n\n") if p.strip()
+    ]
+    line = " ".join(paragraphs[1].split())  # the paragraph under the title
+    assert line.startswith("*Runs with ") and line.endswith("*"), (
+        f"docs/{page}: the paragraph under the title should be '*Runs with ...*'"
     )
-    assert set(links) == {page for _, page in MARKDOWN_PAGES if page != "index.md"}
-    for page, label in links.items():
-        assert label == h1(page), page
+    named = [name for name in [*PACKAGES.values(), WEIGHTS] if name in line]
+    assert named == needed, f"docs/{page}: runs with {named}, but needs {needed}"
+    notebook = page.removesuffix(".md") + ".ipynb"
+    assert f"](notebooks/{notebook})" in line, f"docs/{page}: link its notebook"
 
 
-@pytest.mark.parametrize("page", OWNED)
-def test_page_ends_with_a_link_to_the_next_page(page):
-    order = [p for _, p in nav()]
-    following = order[order.index(page) + 1]
-    last = (DOCS / page).read_text(encoding="utf-8").rstrip().rsplit("\n", 1)[-1]
-    match = NEXT_BUTTON.fullmatch(last.removesuffix("{ .md-button }").strip())
-    assert match, f"{page} should end with a Next button, not {last!r}"
-    assert match.group(2) == following
+def test_the_readme_says_what_each_page_runs_with():
+    start, end = README_TABLE
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.split(start, 1)[1].split(end, 1)[0] == readme_table(), (
+        "README.md's runs-with table is out of date: `make page PAGE=... UPDATE=1` "
+        "rewrites it; it should read:\n" + readme_table()
+    )
+
+
+def test_the_citations_list_only_pages_of_the_nav():
+    assert set(CITATIONS) <= set(nav_pages()), "tests/test_citations.py: CITATIONS"
+
+
+# -- the index's own claims ------------------------------------------------------
 
 
 def test_sources_section_introduces_the_article_the_book_and_michel():
@@ -78,8 +141,8 @@ def test_sources_section_introduces_the_article_the_book_and_michel():
 
 
 def test_the_index_claims_code_only_for_computed_numbers():
-    """Review 3, M6: typed-in facts from papers and configurations, and the
-    benchmark's timings, are not computed; the index says which numbers are."""
+    """Typed-in facts from papers and configurations, and the benchmark's
+    timings, are not computed: the index says which numbers are."""
     text = " ".join((DOCS / "index.md").read_text(encoding="utf-8").split())
     assert "every number, table and claim" not in text
     assert "every computed number, table and figure" in text
@@ -142,9 +205,8 @@ def notation_rows() -> dict[str, str]:
 
 
 def test_the_notation_box_shows_the_modules_sizes():
-    text = (DOCS / "index.md").read_text(encoding="utf-8")
     sizes = notation_table()
-    rows = [line for line in text.split("\n") if line.startswith("| $")]
+    rows = [line for line in INDEX.split("\n") if line.startswith("| $")]
     cells = [[c.strip() for c in row.strip("|").split("|")] for row in rows]
     assert [c[2:] for c in cells] == [
         [sizes["toy d_model"], sizes["GPT-2 d_model"]],
@@ -159,25 +221,18 @@ def test_prose_numbers():
     computed = {name: pinned(name) for name in ("torch", "matplotlib", "transformers")}
     computed.update(notation_rows())
     computed["fresh seeds"] = f"{len(seed_results['runs']['seeds'])} seeds that nobody"
+    computed["random pairs on the toy"] = f"over {pairs:,} random"
+    # the numbers in the pages' titles, which the index links by title (each
+    # page registers its own)
+    titles = {n for page in nav_pages() for n in NUMBER.findall(title(page))}
     check_prose_numbers(
         "index.md",
         computed=computed,
-        # GPT-2, chapter 3, 8 heads of width 64, publication years; the core path's
-        # five steps; heads counted from 1, code from 0; the hand-set head's widths
-        # 1 and 2; Vaswani et al. 2017, sections 3.2.1 and 3.2.2
-        definitions={
-            "0",
-            "1",
-            "2",
-            "3",
-            "4",
-            "5",
-            "8",
-            "64",
-            "2017",
-            "2019",
-            "2024",
-            "72",
-        }
-        | {"3.2.1", "3.2.2"},
+        # GPT-2, chapter 3, 8 heads of width 64, publication years; the core
+        # path's five steps; heads counted from 1, code from 0; the hand-set
+        # head's widths 1 and 2; Vaswani et al. 2017, sections 3.2.1 and 3.2.2;
+        # AVX-512, the instructions of the CPU the site was checked on
+        definitions=titles
+        | {"0", "1", "2", "3", "4", "5", "8", "64", "512"}
+        | {"2017", "2019", "2024", "3.2.1", "3.2.2"},
     )

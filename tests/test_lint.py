@@ -1,23 +1,24 @@
 """ruff (E, W, F, I, B, UP; B015 catches a comparison with no assert) stays clean over
-every Python file pyproject.toml names: snippets, tests, hooks, scripts, benchmarks."""
+every Python file pyproject.toml names: snippets, tests, hooks, scripts, benchmarks;
+Biome (biome.jsonc) over the JavaScript: the site's scripts and the build's."""
 
 import subprocess
 import sys
 
-from tests.pages import ROOT
+import pytest
+
+from hooks.pages import ROOT
 
 
-def ruff(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "ruff", *args], cwd=ROOT, capture_output=True, text=True
-    )
-
-
-def test_ruff_check():
-    result = ruff("check")
-    assert result.returncode == 0, result.stdout
-
-
-def test_ruff_format():
-    result = ruff("format", "--check")
-    assert result.returncode == 0, result.stdout
+@pytest.mark.parametrize(
+    "command",
+    [
+        [sys.executable, "-m", "ruff", "check"],
+        [sys.executable, "-m", "ruff", "format", "--check"],
+        [str(ROOT / "node_modules/.bin/biome"), "check", "--diagnostic-level=warn"],
+    ],
+    ids=["ruff check", "ruff format", "biome check"],
+)
+def test_lint(command):
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,16 +1,18 @@
-"""One notation, one glossary and one marked core path for every page (review 3).
+"""One notation, one glossary and one marked core path for every page, so that a
+reader who moves between pages never meets a name used two ways.
 
-- T1: the widths are d_model, d_head and the number of heads h, as the box on the
+- Names: the widths are d_model, d_head and the number of heads h, as the box on the
   index says (docs/index.md#notation); the retired names (`d_out`, `d_all`, `d_in`,
   a bare d or e for a width, n_heads for h in a formula) appear neither in the prose
   nor in the code a page shows, after its snippets are expanded.
-- T6: heads are counted from 1 in the prose (head 1 is the code's [0]), and a
+- Counting: heads are counted from 1 in the prose (head 1 is the code's [0]), and a
   head's number in a formula is never h.
-- T2: the glossary (includes/glossary.md, appended to every page) defines the terms
+- Terms: the glossary (includes/glossary.md, appended to every page) defines the terms
   a reader who knows only matrix multiplication meets undefined, and the index
   lists the same terms with the same definitions.
-- T3: the index's core path is the pages mkdocs.yml stars in the navigation, in
-  the nav's order; every "Optional depth" section opens with its box.
+- Core path: the navigation stars the pages of mkdocs.yml's core path (which
+  tests/test_index.py checks against the index); every "Optional depth" section
+  opens with its box.
 """
 
 import io
@@ -18,24 +20,21 @@ import re
 import tokenize
 
 import pytest
-from mkdocs.config import load_config
 
-from tests.browser.browser_kit import built_site as shared_build
-from tests.pages import (
-    DOCS,
-    PYTHON,
-    ROOT,
-    code_blocks,
-    expand,
+from hooks.pages import (
+    INLINE_CODE,
+    config,
+    core_path,
+    fenced_lines,
     glossary,
-    language,
     nav_pages,
-    prose_lines,
+    read,
 )
+from tests.pages import DOCS, prose_lines
 
 PAGES = list(nav_pages())
 
-# -- T1: retired names ----------------------------------------------------------------
+# -- retired names -------------------------------------------------------------------
 
 RETIRED_NAMES = {"d_out", "d_all", "d_in"}  # in code and in the prose
 RETIRED_LETTERS = {"d", "e"}  # as names in code and as symbols in formulas
@@ -43,7 +42,6 @@ _LETTER = r"(?<![A-Za-z_.\\])({})(?![\w.])"
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 _MATH_WORDS = re.compile(r"\\(?:text|mathrm|operatorname|mathbb|mathbf)\{[^}]*\}")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
-_INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 
 
 def math_spans(page: str) -> list[tuple[int, str]]:
@@ -74,18 +72,14 @@ def retired_in_prose(page: str) -> list[str]:
             found.append(f"docs/{page}:{number}: {letter} in ${formula.strip()}$")
         if re.search(r"n_\\text\{heads\}", formula):
             found.append(f"docs/{page}:{number}: n_heads for h in ${formula.strip()}$")
-    source = (DOCS / page).read_text(encoding="utf-8").split("\n")
-    fence = None
-    for number, line in enumerate(source, start=1):
-        if re.match(r"^\s*(```|~~~)", line):
-            fence = None if fence else line.strip()[:3]
-            continue
-        if fence is None:
-            for code in _INLINE_CODE.findall(line):
-                found.extend(
-                    f"docs/{page}:{number}: {name} in `{code}`"
-                    for name in retired_in_code(code)
-                )
+    text = (DOCS / page).read_text(encoding="utf-8")
+    fenced = fenced_lines(text)
+    for number, line in enumerate(text.split("\n"), start=1):
+        for code in [] if number - 1 in fenced else INLINE_CODE.findall(line):
+            found.extend(
+                f"docs/{page}:{number}: {name} in `{code}`"
+                for name in retired_in_code(code)
+            )
     return found
 
 
@@ -119,11 +113,9 @@ def test_the_prose_uses_no_retired_name(page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_the_code_a_page_shows_uses_no_retired_name(page):
-    expanded = expand(DOCS / page)
     found = [
-        f"docs/{page}:{expanded.page_line(block.lineno)}: {name}"
-        for block in code_blocks(expanded)
-        if language(block) in PYTHON
+        f"docs/{page}:{block.start}: {name}"
+        for block in read(page).python()
         for name in retired_in_code(block.code)
     ]
     assert not found, "retired names in the code shown:\n" + "\n".join(found)
@@ -141,7 +133,7 @@ def test_the_glossary_uses_no_retired_name():
         ("$4 T^2 e$ FLOPs", ["e"]),
         ("$d_\\text{model} \\times d_\\text{head}$, $d_k$, $e_3$", []),
         ("`d_out` and `nn.Linear(d_in, d_head)`", ["d_out", "d_in"]),
-        ("$\\mathrm{head}_h$", []),  # not a retired name: the T6 rule catches it
+        ("$\\mathrm{head}_h$", []),  # not a retired name: the counting rule catches it
     ],
 )
 def test_the_rules_catch_what_they_should(tmp_path, monkeypatch, text, found):
@@ -162,7 +154,7 @@ def test_a_retired_name_in_code_is_found():
     assert retired_in_code("width = h * d_head  # (b, t, d_model); 1e-5\n") == []
 
 
-# -- T6: heads counted from 1 ---------------------------------------------------
+# -- heads counted from 1 -------------------------------------------------------
 
 _ZERO_BASED = re.compile(r"\b(?:[Hh]ead|[Ll]ayer)s? 0\b|counted from 0")
 # "head $h$", W^{(h)}, head_h: h as the number of a head in general. (The last of
@@ -198,11 +190,20 @@ def test_the_index_states_the_notation():
         assert name in text
     assert "**Heads are counted from 1** in the prose" in text
     assert "head 1 is entry `[0]` of a heads axis" in text
+    # tokens and positions have their rule too, and the two words are defined,
+    # here and where a reader of the core path first meets them
+    assert "**Tokens and positions are numbered from 0**, as in the code" in text
+    assert "a sequence of *tokens*, words or pieces of words" in text
+    assert "a vector of numbers, its *embedding*" in text
+    first = " ".join((DOCS / "one-head.md").read_text(encoding="utf-8").split())
+    assert "split into six *tokens*, one per word" in first
+    assert "a vector of numbers, the token's *embedding*" in first
+    assert first.index("*embedding*") < first.index("embedding of")
 
 
-# -- T2: the glossary --------------------------------------------------------------
+# -- the glossary ------------------------------------------------------------------
 
-# The terms review 3 found used before they are defined (T2), and their glossary
+# Terms a page used before any page defined them, and their glossary
 # entries. Rank is defined in the prose where it is first used (second-head.md).
 UNDEFINED_BEFORE = {
     "LayerNorm": "random-heads.md",
@@ -225,7 +226,7 @@ def all_prose() -> str:
 def test_the_glossary_defines_each_term_used_before_its_definition(term):
     assert term in glossary(), f"includes/glossary.md does not define {term!r}"
     page = UNDEFINED_BEFORE[term]
-    if page:  # where review 3 found it used: it is still used there, now hovered
+    if page:  # where it was found used: it is still used there, now hovered
         words = r"\s+".join(map(re.escape, term.split()))
         assert re.search(rf"\b{words}\b", "\n".join(prose_lines(DOCS / page)))
 
@@ -237,9 +238,8 @@ def test_every_glossary_term_is_used_somewhere():
 
 
 def test_the_glossary_is_appended_to_every_page_and_holds_no_number():
-    config = load_config(str(ROOT / "mkdocs.yml"))
-    assert "abbr" in config["markdown_extensions"]
-    snippets = config["mdx_configs"]["pymdownx.snippets"]
+    assert "abbr" in config()["markdown_extensions"]
+    snippets = config()["mdx_configs"]["pymdownx.snippets"]
     assert snippets["auto_append"] == ["includes/glossary.md"]
     for term, definition in glossary().items():
         assert not re.search(r"\d", term + definition), f"a number in {term!r}"
@@ -258,23 +258,12 @@ def test_rank_and_the_svd_are_defined_where_they_are_first_used():
     text = " ".join((DOCS / "second-head.md").read_text(encoding="utf-8").split())
     assert "its rank, the number of independent directions its rows span" in text
     assert "The singular value decomposition (SVD) says" in text
-    assert "(the Perron–Frobenius theorem:" in text  # why u and v are positive
+    # why u and v are positive: in a box that first says what an eigenvector is
+    box = text[text.index('??? info "Why $u$ and $v$ are all-positive"') :]
+    assert box.index("An *eigenvector*") < box.index("Perron–Frobenius theorem")
 
 
-# -- T3: the core path -----------------------------------------------------------
-
-
-def core_path() -> list[str]:
-    return load_config(str(ROOT / "mkdocs.yml"))["extra"]["core_path"]
-
-
-def test_the_core_path_is_the_index_list_in_nav_order():
-    text = (DOCS / "index.md").read_text(encoding="utf-8")
-    section = text[text.index("**The core path.**") : text.index("Everything else")]
-    listed = re.findall(r"^\d\. .*?\]\(([\w-]+\.md)", section, re.M)
-    assert listed == core_path()
-    assert listed == [p for p in PAGES if p in listed]  # in reading order
-    assert listed[0] == "one-head.md" and listed[-1] == "ablation.md"
+# -- the core path ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -291,26 +280,21 @@ def test_an_optional_section_opens_with_its_box(page):
 # -- in the built site ---------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def site():
-    return shared_build()
-
-
 def page_html(site, page: str) -> str:
     folder = "" if page == "index.md" else page.removesuffix(".md") + "/"
     return (site / folder / "index.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_links_to_the_notation(site, page):
-    html = page_html(site, page)
+def test_every_page_links_to_the_notation(built_site, page):
+    html = page_html(built_site, page)
     target = "#notation" if page == "index.md" else "../#notation"
     links = re.findall(r'<a href="([^"]+)"\s[^>]*heads-notation-link', html)
     assert [link.removeprefix("./") for link in links] == [target], links
 
 
-def test_the_navigation_stars_the_core_path(site):
-    html = page_html(site, "cost.md")  # any page: the navigation is the same
+def test_the_navigation_stars_the_core_path(built_site):
+    html = page_html(built_site, "cost.md")  # any page: the navigation is the same
     starred = []
     for item in re.split(r'<li class="md-nav__item', html)[1:]:
         link = re.search(r'<a href="\.\./([\w-]+)/"', item)
@@ -319,8 +303,8 @@ def test_the_navigation_stars_the_core_path(site):
     assert list(dict.fromkeys(starred)) == core_path()
 
 
-def test_a_glossary_term_has_its_definition_on_hover(site):
-    html = page_html(site, "cost.md")
+def test_a_glossary_term_has_its_definition_on_hover(built_site):
+    html = page_html(built_site, "cost.md")
     bleu = glossary()["BLEU"].replace("'", "&#x27;")
     assert re.search(rf'<abbr title="{re.escape(bleu)}">BLEU</abbr>', html) or (
         f'<abbr title="{glossary()["BLEU"]}">BLEU</abbr>' in html

@@ -24,7 +24,8 @@ def test_projections_come_from_seed_123():
 
 
 def test_d_head_is_the_width_of_one_head():
-    """`d_head` names a head's width (d_out is kept for a module's total width)."""
+    """`d_head` names a head's width, `d_model` the token's (the notation on the
+    index); the retired names are gone."""
     assert ex01_projections.d_head == W_query.shape[1] == W_value.shape[1] == 2
     assert ex01_projections.d_model == W_query.shape[0] == 3  # the notation's name
     assert not hasattr(ex01_projections, "d_out")

@@ -1,8 +1,8 @@
 """The page checks themselves: a drifted digit fails with a diff that names the page
-and the output block's line; `--update-outputs` repairs it; the numbers do not depend
-on thread count; a printed grad_fn and a test file's import of a missing snippet
-fail saying why; an unregistered prose number is named with its line; every page is
-in the nav and on the index, and a page that is not is named with the file to edit."""
+and the output block's line; `--update-outputs` repairs it; a printed grad_fn and a
+test file's import of a missing snippet fail saying why; the prose-number checks
+name each number's line; a page missing from the nav or the index is named with
+the file to edit."""
 
 import os
 import subprocess
@@ -10,19 +10,12 @@ import sys
 
 import pytest
 
+from hooks.build import SOURCES
+from hooks.pages import read
 from tests import pages
-from tests.pages import DOCS, check_listed, check_prose_numbers, copy_sources
+from tests.pages import check_listed, check_prose_numbers, copy_sources
 
-COPY = [
-    "pyproject.toml",
-    "mkdocs.yml",
-    "docs",
-    "snippets",
-    "includes",
-    "tests",
-    "overrides",
-    "hooks",
-]
+COPY = [*SOURCES, "pyproject.toml", "tests"]
 
 
 def run_pytest(cwd, *args, **env):
@@ -118,7 +111,7 @@ def test_a_printed_grad_fn_fails_naming_the_cause(planted):
 def test_a_test_file_importing_a_missing_snippet_names_it_and_the_page(planted):
     """The scaffold's ex01_first_step.py renamed, its test file's import left: the
     failure names the module, the page and the files there, and the tally of code
-    blocks says why none ran (it said "code blocks executed: 0", no more)."""
+    blocks says why none ran."""
     (planted / "snippets/demo_page/ex01_lengths.py").write_text("x = 1\n")
     (planted / "docs/demo-page.md").write_text("# Demo\n\n```python\nx = 1\n```\n")
     (planted / "tests/test_demo_page.py").write_text(
@@ -139,15 +132,21 @@ def test_a_test_file_importing_a_missing_snippet_names_it_and_the_page(planted):
     )
 
 
-def test_output_block_lines_are_found_on_the_page():
-    page = pages.expand(DOCS / "one-head.md")
-    code = page.source.index('```python title="snippets/one_head/ex03_weights.py"') + 1
-    first, close = pages.output_block_lines(page, code)
-    assert page.source[first - 2] == "```text" and page.source[close - 1] == "```"
-    assert page.source[first - 1].startswith("tensor([0.1500")
-    assert page.source[first] == "tensor(1.)"  # the block's second line
-    figure = '    ```python title="snippets/one_head/ex05_heatmap.py"'
-    assert pages.output_block_lines(page, page.source.index(figure) + 1) is None
+def test_a_pages_blocks_and_output_blocks_are_found_with_their_lines():
+    page = read("one-head.md")
+    lines = page.text.split("\n")
+    weights, figure = (
+        next(b for b in page.blocks if f"snippets/one_head/{name}.py" in b.info)
+        for name in ("ex03_weights", "ex05_heatmap")
+    )
+    assert lines[weights.start - 1].startswith("```python title=")
+    assert lines[weights.end - 1] == "```" and "weights = " in weights.code
+    output = weights.output
+    assert lines[output.start - 1] == "```text" and lines[output.end - 1] == "```"
+    assert output.text.split("\n")[:2] == [lines[output.start], lines[output.start + 1]]
+    assert lines[output.start].startswith("tensor([0.1500")
+    assert lines[output.start + 1] == "tensor([1., 1., 1., 1., 1., 1.])"
+    assert figure.output is None and figure.indent == "    "  # in a collapsed box
 
 
 def test_an_unregistered_prose_number_is_named_with_its_line(tmp_path, monkeypatch):
@@ -192,7 +191,7 @@ def failure(computed, definitions=frozenset({"2"}), text=PAGE) -> str:
 
 
 def test_each_occurrence_of_a_result_needs_its_own_entry(tmp_path, monkeypatch):
-    """Issue 21: a set of numbers let "0.15 bits or more" become 0.16 while the
+    """Numbers matched as a set let "0.15 bits or more" become 0.16 while the
     page also printed 0.15 (the spread) and 0.16 (another result)."""
     monkeypatch.setattr(pages, "DOCS", tmp_path)
     results = {"share": "60%", "least": "0.15", "spread": "0.15", "most": "0.16"}
@@ -259,7 +258,7 @@ def test_a_definition_the_prose_does_not_have_fails(tmp_path, monkeypatch):
     assert "one digit from '3': docs/p.md:3: '2'" in message  # may have been it
     assert "remove it from definitions=" in message
     message = failure({**results, "head": 2})
-    assert "computed['head'] is 2: give the string the code formats" in message
+    assert "computed['head'] is 2.\n  Give the string the code formats" in message
 
 
 def test_prose_value_reads_the_number_where_the_page_says_it(tmp_path, monkeypatch):
@@ -289,15 +288,6 @@ def test_a_changed_digit_fails_naming_its_line_unless_definitions_swap(
     assert counts["failed naming the line"] == counts["planted"] - 2
     with pytest.raises(AssertionError, match="its own prose fails"):
         pages.check_digit_changes("p.md", results, {"2"})
-
-
-# The argument is not called `page`: pytest-playwright parametrizes by browser a
-# test with a `page` argument.
-@pytest.mark.parametrize(
-    "name", [p.relative_to(DOCS).as_posix() for p in pages.pages()]
-)
-def test_page_is_in_the_nav_and_on_the_index(name):
-    check_listed(name)
 
 
 def test_a_page_missing_from_the_nav_or_the_index_names_the_file_to_edit(

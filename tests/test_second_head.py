@@ -189,6 +189,10 @@ def test_the_page_cites_its_sources():
     assert '"Attention Heads as Information Movement"' in text
     assert '"Attention Heads are Independent and Additive"' in text
     assert "**OV circuit**" in text
+    # Elhage et al.'s circuits are the matrices between tokens: W_QK (W_OV)
+    # with the embedding (and unembedding) around it
+    assert "**QK matrix**" in text and "$W_E^\\top W_{QK} W_E$" in text
+    assert "**OV matrix**" in text and "$W_U W_{OV} W_E$" in text
 
 
 def rank(matrix: torch.Tensor) -> int:

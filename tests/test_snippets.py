@@ -1,13 +1,12 @@
 """Every snippet file is shown on some page and runs on its own."""
 
-import re
 import runpy
 
 import pytest
 
-from tests.pages import ROOT, SNIPPETS, expand, pages
+from hooks.pages import ROOT, read
+from tests.pages import SNIPPETS, pages
 
-INCLUDE = re.compile(r'--8<--\s+"([^":]+)(?::[^"]*)?"')
 FILES = sorted(p for p in SNIPPETS.rglob("*.py") if p.name != "__init__.py")
 
 
@@ -17,9 +16,10 @@ def module_name(path):
 
 def included_files():
     return {
-        (ROOT / match).resolve()
+        file.resolve()
         for page in pages()
-        for match in INCLUDE.findall(page.read_text(encoding="utf-8"))
+        for b in read(page).blocks
+        for file in b.includes
     }
 
 
@@ -37,11 +37,11 @@ def test_a_missing_snippet_names_the_file(tmp_path):
     page = tmp_path / "page.md"
     page.write_text('```python\n--8<-- "snippets/no_such_file.py"\n```\n')
     with pytest.raises(Exception, match="no_such_file.py"):
-        expand(page)
+        read(page)
 
 
 def test_a_missing_section_names_the_section(tmp_path):
     page = tmp_path / "page.md"
     page.write_text('```python\n--8<-- "snippets/one_head/ex02_scores.py:nope"\n```\n')
     with pytest.raises(Exception, match="nope"):
-        expand(page)
+        read(page)

@@ -86,7 +86,7 @@ def test_switching_a_head_off_is_zeroing_its_columns_of_the_projection():
 
 def test_the_download_fits_the_goal(sizes):
     total = sum(sizes[name] for name in live_model.DOWNLOADS)
-    assert total <= 40e6  # the goal: model and runtime, at most 40 MB
+    assert total <= 40e6  # a reader's download: model and runtime, at most 40 MB
 
 
 def test_a_build_with_the_model_saved_exports_nothing(monkeypatch, folder):

@@ -22,7 +22,8 @@ n = llama_weights(32, d_model, 32, 8, d_ff=14_336, vocab=vocab)
 # Every step multiplies the new token by every weight matrix; only the
 # input embedding table is not read whole (one row per token).
 weights_read = (n - vocab * d_model) * BYTES_PER_NUMBER
-print(f"{n:,} weights, {weights_read / GiB:.1f} GiB read per token")
+print(f"{n:,} weights; a step reads {n - vocab * d_model:,} of them,")
+print(f"all but the input embedding table: {weights_read / GiB:.1f} GiB")
 print("context  kind  cache read per token (GiB)  / weights read")
 for context in [8_192, 131_072]:
     for kind, kv_heads in [("MHA", 32), ("GQA", 8), ("MQA", 1)]:

@@ -1,273 +1,29 @@
-"""Helpers for the browser suite: find Chromium, build the site, serve it, watch a
-page, run axe.
-
-Chromium (see `find_chromium` for where it comes from) is driven by
-pytest-playwright. Every third-party host resolves to nothing, so a request that
-leaves the site fails at once and shows up in the page's problem list.
-"""
+"""Helpers for the browser suite: watch a page, run axe, switch schemes, take
+screenshots, copy code. Chromium is found by scripts/find_chromium.py and
+driven by pytest-playwright; the site is built and served by hooks/build.py
+(tests/browser/conftest.py)."""
 
 from __future__ import annotations
 
-import atexit
-import functools
-import os
-import re
-import shutil
-import subprocess
-import sys
-import tempfile
-import threading
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from hooks.pages import DOCS, ROOT
+
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 TIMEOUT_MS = 5_000  # Playwright's default is 30 s: fail fast instead
 
-# The flags measured in ../shared/notes/browser.md. The resolver rule sends every
-# host except 127.0.0.1 to "not found", so a stray request fails in milliseconds.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
-
-
-# -- Chromium: the first of $CHROMIUM, Playwright's own, a system one, apt-get ---------
-
-SYSTEM_CHROMIUMS = [  # where a system Chromium or Chrome lives, tried in order
-    "/usr/bin/chromium",
-    "/usr/bin/chromium-browser",
-    "/usr/bin/google-chrome",
-    "/Applications/Chromium.app/Contents/MacOS/Chromium",
-    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-]
-SYSTEM_COMMANDS = [
-    "chromium",
-    "chromium-browser",
-    "google-chrome-stable",
-    "google-chrome",
-    "chrome",
-]  # then these, on PATH
-OS_RELEASE = Path("/etc/os-release")
-HOW_TO_GET_ONE = (
-    "No Chromium for the browser suite. Get one of: "
-    "CHROMIUM=/path/to/chromium-or-chrome; "
-    "`.venv/bin/playwright install chromium` (downloads Playwright's own); "
-    "a system Chromium or Google Chrome; "
-    "on Debian or Ubuntu, `apt-get install chromium` as root (`make test` does it)."
-)
-
-
-class NoChromium(RuntimeError):
-    pass
-
-
-def _runnable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
-
-
-def playwright_chromium() -> Path | None:
-    """Playwright's own Chromium, if `playwright install chromium` has put it there.
-    (Asked in a subprocess: the sync API cannot start inside pytest-playwright's.)"""
-    ask = (
-        "from playwright.sync_api import sync_playwright\n"
-        "with sync_playwright() as p: print(p.chromium.executable_path)"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", ask], capture_output=True, text=True, timeout=60
-    )
-    path = Path(result.stdout.strip()) if result.returncode == 0 else None
-    return path if path and _runnable(path) else None
-
-
-def system_chromium() -> Path | None:
-    for candidate in SYSTEM_CHROMIUMS:
-        if _runnable(Path(candidate)):
-            return Path(candidate)
-    for command in SYSTEM_COMMANDS:
-        if found := shutil.which(command):
-            return Path(found)
-    return None
-
-
-def apt_can_install() -> bool:
-    """Debian or Ubuntu, as root, with apt-get."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("apt-get"):
-        return False
-    try:
-        release = OS_RELEASE.read_text(encoding="utf-8")
-    except OSError:
-        return False
-    ids = re.findall(r"^(?:ID|ID_LIKE)=\"?([^\"\n]*)", release, re.M)
-    return any(name in ("debian", "ubuntu") for i in ids for name in i.split())
-
-
-def apt_install_chromium() -> Path:
-    print("Installing Chromium for the browser suite (apt-get)...", file=sys.stderr)
-    for command in (
-        ["apt-get", "update", "-q"],
-        ["apt-get", "install", "-y", "-q", "chromium"],
-    ):
-        if subprocess.run(command).returncode != 0:
-            raise NoChromium(f"`{' '.join(command)}` failed. {HOW_TO_GET_ONE}")
-    found = system_chromium()
-    if found is None:
-        raise NoChromium(f"apt-get installed chromium, but no binary. {HOW_TO_GET_ONE}")
-    return found
-
-
-def find_chromium(install: bool = False) -> Path:
-    """The Chromium the suite drives, from the first place that has one:
-    1. $CHROMIUM (which must then be a runnable file);
-    2. Playwright's own, if `playwright install chromium` has put it there;
-    3. a system Chromium or Chrome (SYSTEM_CHROMIUMS, then SYSTEM_COMMANDS);
-    4. with `install`, on Debian or Ubuntu as root: apt-get's `chromium`.
-    Otherwise NoChromium, saying how to get one."""
-    if chosen := os.environ.get("CHROMIUM"):
-        if not _runnable(Path(chosen)):
-            raise NoChromium(
-                f"CHROMIUM={chosen} is not a runnable file. {HOW_TO_GET_ONE}"
-            )
-        return Path(chosen)
-    for finder in (playwright_chromium, system_chromium):
-        if found := finder():
-            return found
-    if install and apt_can_install():
-        return apt_install_chromium()
-    raise NoChromium(HOW_TO_GET_ONE)
-
-
-@functools.cache
-def chromium() -> Path:
-    """find_chromium's answer, once per process."""
-    return find_chromium()
-
-
-# -- the site --------------------------------------------------------------------
-
-
-@functools.cache
-def site_url() -> str:
-    """mkdocs.yml's site_url (the Pages workflow sets it from SITE_URL)."""
-    from mkdocs.config import load_config
-
-    url = load_config(str(ROOT / "mkdocs.yml"))["site_url"]
-    return url if url.endswith("/") else url + "/"
-
-
-def site_prefix() -> str:
-    """The path part of site_url ("/heads/"): the hosted site lives under it."""
-    return urlsplit(site_url()).path
-
-
-_BUILD_LOCK = threading.Lock()  # the reader test's background runs build it too
-# Under pytest-xdist (make test), tests/conftest.py sets this in each worker: the
-# folder the first worker to need the site builds it into, under a file lock, and
-# the others wait for and share. Else each process builds into a folder of its own.
-SHARED_SITE: Path | None = None
-BUILT = ".heads-build-succeeded"  # written last: a failed build leaves no site
-
-
-def built_site() -> Path:
-    """Build the site once per test run, strict, into a temporary folder."""
-    with _BUILD_LOCK:
-        return _built_site()
-
-
-@functools.cache
-def _built_site() -> Path:
-    if SHARED_SITE is None:
-        out = Path(tempfile.mkdtemp(prefix="heads-site-"))
-        atexit.register(shutil.rmtree, out, ignore_errors=True)
-        return _build(out)
-    from filelock import FileLock
-
-    with FileLock(f"{SHARED_SITE}.lock"):
-        if (SHARED_SITE / BUILT).exists():
-            return SHARED_SITE
-        return _build(SHARED_SITE)
-
-
-def _build(out: Path) -> Path:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"mkdocs build --strict failed:\n{result.stderr}")
-    (out / BUILT).touch()
-    return out
-
-
-def site_pages(site: Path | None = None) -> list[str]:
-    """Every page of the built site, as paths relative to the site root ("", "x/")."""
-    sitemap = ET.parse((site or built_site()) / "sitemap.xml")
-    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    prefix = site_prefix()
-    pages = []
-    for loc in sitemap.getroot().iterfind("s:url/s:loc", ns):
-        path = urlsplit(loc.text.strip()).path
-        assert path.startswith(prefix), f"{loc.text} is not under site_url"
-        pages.append(path.removeprefix(prefix))
-    assert pages, "the sitemap lists no page"
-    return pages
-
 
 def docs_pages() -> list[str]:
-    """The pages in docs/, as site_pages names them: known without a build, so that
-    collecting the tests does not wait for one (a test checks the two agree)."""
-    docs = ROOT / "docs"
-    names = [p.relative_to(docs).with_suffix("").as_posix() for p in docs.rglob("*.md")]
+    """The pages in docs/, as the built sitemap names them ("", "one-head/"):
+    known without a build, so that collecting the tests does not wait for one
+    (tests/browser/test_pages.py checks the two agree)."""
+    names = [p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.rglob("*.md")]
     return sorted("" if n == "index" else n.removesuffix("/index") + "/" for n in names)
-
-
-def page_id(path: str) -> str:
-    return path.strip("/") or "index"
-
-
-class SiteHandler(SimpleHTTPRequestHandler):
-    """Serves the site under site_url's path and, like GitHub Pages, answers a
-    missing path with the site's own 404.html and status 404."""
-
-    prefix = "/"
-
-    def translate_path(self, path: str) -> str:
-        path = urlsplit(path).path
-        if not path.startswith(self.prefix):
-            return str(Path(self.directory) / "__outside_the_site__")
-        return super().translate_path("/" + path.removeprefix(self.prefix))
-
-    def send_error(self, code, message=None, explain=None):
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.exists():
-            return super().send_error(code, message, explain)
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def log_message(self, format, *args):  # keep the test output quiet
-        pass
 
 
 @dataclass
@@ -375,7 +131,7 @@ def set_scheme(page, scheme: str) -> None:
 
 # The page's blocks that heads.css gives `content-visibility: auto`: Chromium
 # paints one only when it comes near the screen, and a full-page screenshot does
-# not bring it there (everything below the first screen was blank, issue 19).
+# not bring it there (without this, everything below the first screen is blank).
 BLOCKS = ".md-typeset > :is(p, div, ul, ol, table, details, pre, blockquote)"
 DRAW_ALL = ".md-typeset > * { content-visibility: visible !important; }"
 NEXT_FRAME = """() => new Promise((done) =>

@@ -1,59 +1,42 @@
-"""Fixtures for the browser suite: a fresh strict build served on 127.0.0.1,
-Chromium (browser_kit.find_chromium), and a page watcher that must end every test
-empty. With no Chromium, a run that includes browser tests stops before the first
-test, saying how to get one: the suite is never skipped."""
+"""Fixtures for the browser suite: the run's strict build served on 127.0.0.1
+(hooks/build.py), Chromium (scripts/find_chromium.py), and a page watcher that
+must end every test empty. With no Chromium, a run that includes browser tests
+stops before the first test, saying how to get one: the suite is never skipped."""
 
 from __future__ import annotations
 
-import threading
-from functools import partial
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from tests.browser.browser_kit import (
-    CHROMIUM_ARGS,
-    TIMEOUT_MS,
-    NoChromium,
-    Problems,
-    SiteHandler,
-    built_site,
-    chromium,
-    site_prefix,
-)
+from hooks.build import serve
+from scripts.find_chromium import CHROMIUM_ARGS, NoChromium, chromium
+from tests.browser.browser_kit import TIMEOUT_MS, Problems
 
 
 def pytest_collection_finish(session):
     """Fail at once, before any test runs, when a selected test drives Chromium
     and none can be found."""
-    if not any(
+    if any(
         "browser_type_launch_args" in getattr(i, "fixturenames", ())
         for i in session.items
     ):
-        return
-    try:
-        chromium()
-    except NoChromium as error:
-        pytest.exit(str(error), returncode=pytest.ExitCode.USAGE_ERROR)
+        try:
+            chromium()
+        except NoChromium as error:
+            pytest.exit(str(error), returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 @pytest.fixture(scope="session")
-def site_root() -> Path:
-    return built_site()
+def site_root(built_site) -> Path:
+    return built_site
 
 
 @pytest.fixture(scope="session")
 def base_url(site_root: Path):
     """Overrides pytest-playwright's base_url: the fresh site, on an ephemeral port."""
-    handler = type("Handler", (SiteHandler,), {"prefix": site_prefix()})
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), partial(handler, directory=str(site_root))
-    )
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{site_prefix()}"
+    url, server = serve(site_root)
+    yield url
     server.shutdown()
     server.server_close()
 

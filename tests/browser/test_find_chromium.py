@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import browser_kit as kit
-from tests.browser.browser_kit import HOW_TO_GET_ONE, NoChromium, find_chromium
+from scripts import find_chromium as kit
+from scripts.find_chromium import HOW_TO_GET_ONE, NoChromium, find_chromium
 
 
 def executable(path: Path) -> Path:
@@ -140,7 +140,7 @@ def test_playwrights_own_is_taken_only_if_it_is_there(tmp_path, monkeypatch):
 def test_a_browser_test_without_chromium_stops_the_run_at_once(tmp_path):
     """The real conftest: with no usable Chromium the run stops before any test,
     with the message, and a non-zero status; it is never skipped."""
-    root = Path(kit.ROOT)
+    root = Path(__file__).resolve().parents[2]
     result = subprocess.run(
         [
             sys.executable,

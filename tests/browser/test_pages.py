@@ -10,19 +10,16 @@ import functools
 
 import pytest
 
+from hooks.build import page_id, site_pages
 from hooks.katex import KATEX_CSS, FontSubsets
+from hooks.pages import ROOT, config
 from tests.browser.browser_kit import (
     ARTIFACTS,
-    ROOT,
     axe_both_schemes,
     blank_blocks,
-    built_site,
     check_copy_button,
     docs_pages,
     draw_whole_page,
-    page_id,
-    site_pages,
-    site_url,
 )
 from tests.test_reader import html_blocks
 
@@ -139,8 +136,8 @@ def test_a_block_drawn_blank_in_a_screenshot_is_named(tmp_path):
     assert blank_blocks(tmp_path / "shot.jpg", 400, boxes) == ["DETAILS: blank"]
 
 
-def test_the_pages_tested_are_the_pages_built():
-    assert sorted(site_pages()) == docs_pages()
+def test_the_pages_tested_are_the_pages_built(site_root):
+    assert sorted(site_pages(site_root)) == docs_pages()
 
 
 @pytest.mark.parametrize("path", docs_pages(), ids=page_id)
@@ -148,7 +145,7 @@ def test_page(page, problems, path, site_root):
     page.goto(path)  # "load"; requests after it are caught by the final check
     assert page.locator("h1").count() >= 1
     canonical = page.locator("link[rel='canonical']").get_attribute("href")
-    assert canonical == site_url() + path
+    assert canonical == config()["site_url"].rstrip("/") + "/" + path
 
     scripts = page.evaluate("() => [...document.scripts].map((s) => s.src)")
     assert [src for src in scripts if "katex" in src] == []
@@ -185,7 +182,7 @@ def test_page(page, problems, path, site_root):
     # each font the math is drawn in is loaded.
     page.evaluate("() => document.fonts.ready.then(() => true)")
     fetched = {u.split("/katex/")[-1] for u in problems.requested if "/katex/" in u}
-    built = (built_site() / path / "index.html").read_text(encoding="utf-8")
+    built = (site_root / path / "index.html").read_text(encoding="utf-8")
     assert fetched == ({"katex.min.css"} if "katex.min.css" in built else set())
     assert math_in_system_fonts(page) == []
     loaded = page.evaluate(LOADED_KATEX_FACES)

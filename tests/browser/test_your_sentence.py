@@ -10,23 +10,19 @@ from __future__ import annotations
 import base64
 import json
 import socket
-import threading
-from functools import partial
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 import torch
 
+from hooks.build import SiteHandler, serve
 from hooks.live_model import DOWNLOADS, EXAMPLES, SITE
 from tests.browser.browser_kit import (
     ARTIFACTS,
     TIMEOUT_MS,
     Problems,
-    SiteHandler,
     axe_both_schemes,
     set_scheme,
-    site_prefix,
 )
 from tests.pages import lazy
 
@@ -122,7 +118,7 @@ def test_before_load_the_examples_are_pytorchs_and_nothing_is_fetched(page, prob
     data = json.loads(page.locator("#your-sentence-data").text_content())
     megabytes = sum(data["downloads"].values()) / 1e6
     assert button.inner_text() == f"Load the model ({megabytes:.1f} MB)"
-    assert megabytes <= 40  # the goal, model and runtime together
+    assert megabytes <= 40  # a reader's download: model and runtime together
     for index, (text, _) in enumerate(EXAMPLES):
         page.locator("select[name='example']").select_option(str(index))
         heads = shown(page)
@@ -314,20 +310,10 @@ class DroppingHandler(SiteHandler):
         super().do_GET()
 
 
-class QuietServer(ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        pass  # the dropped connection, on purpose
-
-
 @pytest.fixture(scope="module")
 def dropping_url(site_root):
-    handler = type(
-        "Handler", (DroppingHandler,), {"prefix": site_prefix(), "dropped": []}
-    )
-    server = QuietServer(("127.0.0.1", 0), partial(handler, directory=str(site_root)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{site_prefix()}"
+    url, server = serve(site_root, DroppingHandler, quiet=True, dropped=[])
+    yield url
     server.shutdown()
     server.server_close()
 

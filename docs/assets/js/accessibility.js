@@ -21,8 +21,9 @@
       nav.setAttribute("aria-label", title ? `Code block ${number}: ${title}` : `Code block ${number}`);
     }
   };
-  document.querySelectorAll(".md-typeset .highlight pre > code:not([tabindex])")
-    .forEach((code) => code.setAttribute("tabindex", "0"));
+  for (const code of document.querySelectorAll(".md-typeset .highlight pre > code:not([tabindex])")) {
+    code.setAttribute("tabindex", "0");
+  }
   new MutationObserver(name).observe(document.body, { childList: true, subtree: true });
   name();
 })();

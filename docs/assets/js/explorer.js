@@ -47,9 +47,7 @@
     const k1 = matmul(x, W_k);
     const v1 = matmul(x, W_v);
     if (s.query) q1[i] = s.query.slice(); // head 1's query of the token, moved
-    const W2 = s.same
-      ? [W_q, W_k, W_v]
-      : handSet(s.queryReads, s.keyReads, s.queryScale, s.keyScale);
+    const W2 = s.same ? [W_q, W_k, W_v] : handSet(s.queryReads, s.keyReads, s.queryScale, s.keyScale);
     const [q2, k2, v2] = W2.map((W) => matmul(x, W));
 
     const scores1 = scoresOf(q1, k1);
@@ -61,14 +59,24 @@
     const c1 = vecmat(w1[i], v1);
     const c2 = vecmat(w2[i], v2);
     const both = [...c1, ...c2];
-    const cWide = vecmat(wide[i], v1.map((row, j) => [...row, ...v2[j]]));
+    const cWide = vecmat(
+      wide[i],
+      v1.map((row, j) => [...row, ...v2[j]]),
+    );
     const off = (c, on) => c.map((v) => (on ? v : 0)); // a switched-off head: zeros
     const out = vecmat([...off(c1, s.headsOn[0]), ...off(c2, s.headsOn[1])], data.W_o);
     return {
-      w1, w2, wide,
-      query: q1[i], keys1: k1, scores1: scores1[i],
-      both, c_wide: cWide,
-      out, out_both: vecmat(both, data.W_o), out_wide: vecmat(cWide, data.W_o),
+      w1,
+      w2,
+      wide,
+      query: q1[i],
+      keys1: k1,
+      scores1: scores1[i],
+      both,
+      c_wide: cWide,
+      out,
+      out_both: vecmat(both, data.W_o),
+      out_wide: vecmat(cWide, data.W_o),
       widths: [k1[0].length, k2[0].length],
     };
   }
@@ -113,7 +121,9 @@
       numbers.push(html("span", {}, el));
     }
     el.append("]");
-    return (key, values) => values.forEach((v, k) => setNumber(numbers[k], `${key}.${k}`, v));
+    return (key, values) => {
+      for (const [k, v] of values.entries()) setNumber(numbers[k], `${key}.${k}`, v);
+    };
   }
 
   // --- state --------------------------------------------------------------------
@@ -179,12 +189,16 @@
     const caption = html("figcaption", { id: `explorer-map-${m.key}` }, figure);
     html("strong", {}, caption, m.name);
     const note = html("span", { class: "heads-map__note" }, caption);
-    const box = svg("svg", {
-      viewBox: `0 0 ${LEFT + SIDE + 28} ${TOP + SIDE + 2}`,
-      role: "group",
-      "aria-labelledby": `explorer-map-${m.key}`,
-      "data-map": m.key,
-    }, figure);
+    const box = svg(
+      "svg",
+      {
+        viewBox: `0 0 ${LEFT + SIDE + 28} ${TOP + SIDE + 2}`,
+        role: "group",
+        "aria-labelledby": `explorer-map-${m.key}`,
+        "data-map": m.key,
+      },
+      figure,
+    );
     const labels = svg("g", { "aria-hidden": "true", class: "heads-map__columns" }, box);
     tokens.forEach((token, j) => {
       const x = LEFT + j * CELL + CELL / 2;
@@ -193,22 +207,34 @@
     });
     const rows = tokens.map((token, i) => {
       const y = TOP + i * CELL;
-      const row = svg("g", {
-        class: "heads-map__row",
-        role: "button",
-        tabindex: "-1",
-        "data-row": i,
-        "aria-label": `${token}: its row in ${m.title}'s map`,
-        "aria-describedby": "explorer-readout",
-      }, box);
+      const row = svg(
+        "g",
+        {
+          class: "heads-map__row",
+          role: "button",
+          tabindex: "-1",
+          "data-row": i,
+          "aria-label": `${token}: its row in ${m.title}'s map`,
+          "aria-describedby": "explorer-readout",
+        },
+        box,
+      );
       svg("rect", { class: "heads-map__hit", x: 0, y, width: LEFT + SIDE, height: CELL }, row);
       const label = svg("text", { x: LEFT - 8, y: y + CELL / 2, class: "heads-map__label" }, row);
       label.textContent = token;
       const cells = tokens.map((_, j) => {
-        const cell = svg("rect", {
-          class: "heads-map__cell", x: LEFT + j * CELL, y, width: CELL, height: CELL,
-          "data-cell": `${m.key}.${i}.${j}`,
-        }, row);
+        const cell = svg(
+          "rect",
+          {
+            class: "heads-map__cell",
+            x: LEFT + j * CELL,
+            y,
+            width: CELL,
+            height: CELL,
+            "data-cell": `${m.key}.${i}.${j}`,
+          },
+          row,
+        );
         cell.addEventListener("pointerenter", () => {
           state.cell = [n, i, j];
           readout();
@@ -240,9 +266,7 @@
         update();
       });
       row.addEventListener("keydown", (event) => {
-        const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: tokens.length - 1 }[
-          event.key
-        ];
+        const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: tokens.length - 1 }[event.key];
         if (to !== undefined) {
           event.preventDefault();
           rows[Math.max(0, Math.min(tokens.length - 1, to))].row.focus();
@@ -289,7 +313,7 @@
     html("caption", {}, table, `${m.name}: weights (rows: the token that asks)`);
     const head = html("tr", {}, html("thead", {}, table));
     html("th", { scope: "col" }, head, "asks");
-    tokens.forEach((token) => html("th", { scope: "col" }, head, token));
+    for (const token of tokens) html("th", { scope: "col" }, head, token);
     const body = html("tbody", {}, table);
     return tokens.map((token) => {
       const tr = html("tr", {}, body);
@@ -305,7 +329,7 @@
   const rowCaption = html("caption", {}, rowTable);
   const rowHead = html("tr", {}, html("thead", {}, rowTable));
   html("th", { scope: "col" }, rowHead, "attends to");
-  MAPS.forEach((m) => html("th", { scope: "col" }, rowHead, m.name.toLowerCase()));
+  for (const m of MAPS) html("th", { scope: "col" }, rowHead, m.name.toLowerCase());
   const rowBody = html("tbody", {}, rowTable);
   const rowCells = tokens.map((token) => {
     const tr = html("tr", {}, rowBody);
@@ -328,21 +352,33 @@
   const SIZE = 300;
   const PAD = 26;
   const initial = explore({ ...settings(), query: null });
-  const reach = Math.max(...initial.keys1.flat(), ...matmul(data.inputs, data.head1.W_q).flat()
-    .map(Math.abs));
+  const reach = Math.max(
+    ...initial.keys1.flat(),
+    ...matmul(data.inputs, data.head1.W_q).flat().map(Math.abs),
+  );
   const R = Math.ceil(reach * 1.25 * 2) / 2; // the plane spans -R..R on both axes
   const px = (v) => PAD + ((v + R) / (2 * R)) * (SIZE - 2 * PAD);
   const py = (v) => SIZE - px(v);
   const fromPx = (p) => ((p - PAD) / (SIZE - 2 * PAD)) * 2 * R - R;
   const snap = (v) => Math.round(Math.max(-R, Math.min(R, v)) * 100) / 100 + 0;
   const planeSvg = svg("svg", {
-    viewBox: `0 0 ${SIZE} ${SIZE}`, role: "group", "aria-labelledby": "explorer-plane-caption",
+    viewBox: `0 0 ${SIZE} ${SIZE}`,
+    role: "group",
+    "aria-labelledby": "explorer-plane-caption",
   });
   plane.prepend(planeSvg);
-  svg("rect", {
-    class: "heads-plane__area", x: PAD, y: PAD, width: SIZE - 2 * PAD, height: SIZE - 2 * PAD,
-    "data-domain": `${-R} ${R}`,
-  }, planeSvg);
+  svg(
+    "rect",
+    {
+      class: "heads-plane__area",
+      x: PAD,
+      y: PAD,
+      width: SIZE - 2 * PAD,
+      height: SIZE - 2 * PAD,
+      "data-domain": `${-R} ${R}`,
+    },
+    planeSvg,
+  );
   const grid = svg("g", { class: "heads-plane__grid", "aria-hidden": "true" }, planeSvg);
   for (let t = Math.ceil(-R); t <= R; t += 1) {
     svg("line", { x1: px(t), x2: px(t), y1: PAD, y2: SIZE - PAD, class: t ? "" : "axis" }, grid);
@@ -356,7 +392,8 @@
   // the keys: dots whose area grows with their weight; labels to the right, apart
   const keysLayer = svg("g", { "aria-hidden": "true" }, planeSvg);
   const keyDots = initial.keys1.map(([kx, ky]) =>
-    svg("circle", { class: "heads-plane__key", cx: px(kx), cy: py(ky) }, keysLayer));
+    svg("circle", { class: "heads-plane__key", cx: px(kx), cy: py(ky) }, keysLayer),
+  );
   const order = tokens.map((_, j) => j).sort((a, b) => py(initial.keys1[a][1]) - py(initial.keys1[b][1]));
   const labelX = Math.max(...initial.keys1.map(([kx]) => px(kx))) + 16;
   const GAP = 15;
@@ -368,11 +405,18 @@
     svg("line", { class: "heads-plane__leader", x1: px(kx), y1: py(ky), x2: labelX - 3, y2: y }, keysLayer);
     svg("text", { class: "heads-plane__label", x: labelX, y }, keysLayer).textContent = tokens[j];
   });
-  const handle = svg("g", {
-    class: "heads-plane__handle", role: "slider", tabindex: "0",
-    "aria-roledescription": "2D slider",
-    "aria-valuemin": -R, "aria-valuemax": R,
-  }, planeSvg);
+  const handle = svg(
+    "g",
+    {
+      class: "heads-plane__handle",
+      role: "slider",
+      tabindex: "0",
+      "aria-roledescription": "2D slider",
+      "aria-valuemin": -R,
+      "aria-valuemax": R,
+    },
+    planeSvg,
+  );
   svg("circle", { class: "heads-plane__ring", r: 15 }, handle);
   svg("circle", { class: "heads-plane__dot", r: 9 }, handle);
   const handleLabel = svg("text", { class: "heads-plane__handle-label", y: -15 }, handle);
@@ -440,8 +484,10 @@
     const step = event.shiftKey ? 0.25 : 0.05;
     const [x, y] = current();
     const to = {
-      ArrowLeft: [x - step, y], ArrowRight: [x + step, y],
-      ArrowDown: [x, y - step], ArrowUp: [x, y + step],
+      ArrowLeft: [x - step, y],
+      ArrowRight: [x + step, y],
+      ArrowDown: [x, y - step],
+      ArrowUp: [x, y + step],
     }[event.key];
     if (to) {
       event.preventDefault();
@@ -482,16 +528,9 @@
 
   // --- drawing everything from one result ----------------------------------------------
   const verdict = part("verdict");
-  function update() {
-    const s = settings();
-    const r = explore(s);
-    lastResult = r;
-    const i = s.token;
-    const token = tokens[i];
-    for (const name of ["query_reads", "key_reads", "query_scale", "key_scale"]) {
-      f[name].disabled = s.same;
-    }
-    // the maps
+  // The maps: each head's weights as cells, rows marked hovered or locked, and
+  // the same numbers in their tables.
+  function drawMaps(s, r) {
     const [d1, d2] = r.widths;
     const notes = [
       `width ${d1}, random projections`,
@@ -504,28 +543,38 @@
         row.classList.toggle("is-hover", state.hover === a);
         row.classList.toggle("is-locked", state.locked === a);
         setAttribute(row, "aria-pressed", String(state.locked === a));
-        setAttribute(row, "tabindex", a === i ? "0" : "-1");
-        cells.forEach((cell, b) => setAttribute(cell, "fill-opacity", String(r[m.key][a][b])));
+        setAttribute(row, "tabindex", a === s.token ? "0" : "-1");
+        for (const [b, cell] of cells.entries()) setAttribute(cell, "fill-opacity", String(r[m.key][a][b]));
       });
-      tableCells[n].forEach((row, a) =>
-        row.forEach((td, b) => setNumber(td, `${m.key}.${a}.${b}`, r[m.key][a][b])));
+      for (const [a, row] of tableCells[n].entries()) {
+        for (const [b, td] of row.entries()) setNumber(td, `${m.key}.${a}.${b}`, r[m.key][a][b]);
+      }
     });
-    readout();
-    // the shown token's row
-    setText(rowCaption, state.locked === null
-      ? `The row of ${token} (hovered or shown last; click a row to lock it)`
-      : `The row of ${token}, locked`);
-    rowCells.forEach((cells, j) => cells.forEach(({ bar, value }, n) => {
-      const w = r[MAPS[n].key][i][j];
-      setNumber(value, `${MAPS[n].key}.${i}.${j}`, w);
-      const width = `${(w * 100).toFixed(1)}%`;
-      if (bar.style.width !== width) bar.style.width = width;
-    }));
-    bothVector("both", r.both);
-    wideVector("c_wide", r.c_wide);
-    // the plane
+  }
+
+  // The shown token's row, in every map, as bars and numbers.
+  function drawRow(r, i) {
+    setText(
+      rowCaption,
+      state.locked === null
+        ? `The row of ${tokens[i]} (hovered or shown last; click a row to lock it)`
+        : `The row of ${tokens[i]}, locked`,
+    );
+    rowCells.forEach((cells, j) => {
+      cells.forEach(({ bar, value }, n) => {
+        const w = r[MAPS[n].key][i][j];
+        setNumber(value, `${MAPS[n].key}.${i}.${j}`, w);
+        const width = `${(w * 100).toFixed(1)}%`;
+        if (bar.style.width !== width) bar.style.width = width;
+      });
+    });
+  }
+
+  // Head 1's query of the shown token among its keys, and the keys' scores.
+  function drawPlane(s, r, i) {
+    const token = tokens[i];
     const [qx, qy] = r.query;
-    keyDots.forEach((dot, j) => setAttribute(dot, "r", String(2 + 9 * Math.sqrt(r.w1[i][j]))));
+    for (const [j, dot] of keyDots.entries()) setAttribute(dot, "r", String(2 + 9 * Math.sqrt(r.w1[i][j])));
     setAttribute(arrow, "x2", String(px(qx)));
     setAttribute(arrow, "y2", String(py(qy)));
     setAttribute(handle, "transform", `translate(${px(qx)} ${py(qy)})`);
@@ -539,23 +588,46 @@
     setText(caption.moved, s.query ? "), moved." : "), its own.");
     part("reset").disabled = !s.query;
     setText(planeTableCaption, `Head 1's keys, and their scores for the query of ${token}`);
-    setText(scoreHead, `score (query \u00b7 key / \u221a${d1})`);
+    setText(scoreHead, `score (query \u00b7 key / \u221a${r.widths[0]})`);
     planeCells.forEach(([kx, ky, score], j) => {
       setNumber(kx, `keys1.${j}.0`, r.keys1[j][0]);
       setNumber(ky, `keys1.${j}.1`, r.keys1[j][1]);
       setNumber(score, `scores1.${j}`, r.scores1[j]);
     });
-    // W_o
-    setText(part("outputs-token"), token);
-    outRows.forEach(([key, show]) => show(key, r[key]));
-    // two heads or one
+  }
+
+  // Whether the second head adds anything: identical weights and contexts.
+  function drawVerdict(r) {
     const half = r.both.length / 2; // each head hands on two numbers
-    const identical = r.w1.every((row, a) => row.every((w, b) => w === r.w2[a][b])) &&
+    const identical =
+      r.w1.every((row, a) => row.every((w, b) => w === r.w2[a][b])) &&
       r.both.slice(0, half).every((c, k) => c === r.both[half + k]);
-    setText(verdict, identical // (a live region: said again only when it changes)
-      ? "The two heads are identical: same weights, same context vectors. The second head adds nothing."
-      : "The two heads differ: each spends its own attention budget.");
+    setText(
+      verdict,
+      identical // (a live region: said again only when it changes)
+        ? "The two heads are identical: same weights, same context vectors. The second head adds nothing."
+        : "The two heads differ: each spends its own attention budget.",
+    );
     root.classList.toggle("heads-explorer--identical", identical);
+  }
+
+  // Everything the explorer shows, drawn again from one result of explore().
+  function update() {
+    const s = settings();
+    const r = explore(s);
+    lastResult = r;
+    for (const name of ["query_reads", "key_reads", "query_scale", "key_scale"]) {
+      f[name].disabled = s.same;
+    }
+    drawMaps(s, r);
+    readout();
+    drawRow(r, s.token);
+    bothVector("both", r.both);
+    wideVector("c_wide", r.c_wide);
+    drawPlane(s, r, s.token);
+    setText(part("outputs-token"), tokens[s.token]);
+    for (const [key, show] of outRows) show(key, r[key]);
+    drawVerdict(r);
   }
 
   for (const input of [f.query_scale, f.key_scale]) {

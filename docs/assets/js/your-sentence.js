@@ -11,8 +11,6 @@
 
 const LAYERS = 6;
 const HEADS = 12;
-const CLS = "[CLS]";
-const SEP = "[SEP]";
 const UNK = "[UNK]";
 const DEBOUNCE_MS = 200;
 const ROLES = ["previous token", "next token", "on [CLS]", "on [SEP]"];
@@ -51,7 +49,7 @@ function main() {
 
   // --- the examples, computed by PyTorch at build time ---------------------------
   const exampleSelect = form.elements.example;
-  data.examples.forEach((e, i) => exampleSelect.add(new Option(e.text, String(i))));
+  for (const [i, e] of data.examples.entries()) exampleSelect.add(new Option(e.text, String(i)));
   const fromExample = (e) => ({
     text: e.text,
     other: e.other,
@@ -258,8 +256,7 @@ function main() {
       live: true,
     };
     const notes = [];
-    if (main.truncated)
-      notes.push(`Your text is longer than ${data.limit} tokens: it was cut there.`);
+    if (main.truncated) notes.push(`Your text is longer than ${data.limit} tokens: it was cut there.`);
     if (second.truncated)
       notes.push(`The second sentence is longer than ${data.limit} tokens: it was cut there.`);
     const unknown = main.tokens.filter((t) => t === UNK).length;
@@ -306,7 +303,7 @@ function main() {
     const image = ctx.createImageData(T, T);
     const px = image.data;
     for (let i = 0; i < T * T; i++) {
-      const x = w[i] < 0 ? 0 : w[i] > 1 ? 1 : w[i];
+      const x = w[i] < 0 ? 0 : Math.min(w[i], 1);
       px[4 * i] = paper[0] + (ink[0] - paper[0]) * x;
       px[4 * i + 1] = paper[1] + (ink[1] - paper[1]) * x;
       px[4 * i + 2] = paper[2] + (ink[2] - paper[2]) * x;
@@ -355,12 +352,12 @@ function main() {
       button.addEventListener("click", () => {
         const same = locked && locked[0] === layer && locked[1] === head;
         locked = same ? null : [layer, head];
-        thumbs.forEach((t) =>
+        for (const t of thumbs) {
           t.button.setAttribute(
             "aria-pressed",
             String(!!locked && t.layer === locked[0] && t.head === locked[1]),
-          ),
-        );
+          );
+        }
         renderDetail();
       });
       row.append(button);
@@ -394,7 +391,7 @@ function main() {
     shown.tokens.forEach((token, i) => {
       const chip = document.createElement("button");
       chip.type = "button";
-      chip.className = "heads-live__token" + (token === UNK ? " is-unknown" : "");
+      chip.className = `heads-live__token${token === UNK ? " is-unknown" : ""}`;
       chip.textContent = token;
       chip.dataset.index = i;
       const show = () => {
@@ -428,7 +425,7 @@ function main() {
     drawBig(layer, head);
     const fmt = (x) => (x === null ? "–" : x.toFixed(2));
     const mine = roles(shown, layer, head);
-    let strongest = ROLES.map(() => [-1, 0, 0]);
+    const strongest = ROLES.map(() => [-1, 0, 0]);
     for (let l = 0; l < LAYERS; l++)
       for (let h = 0; h < HEADS; h++)
         roles(shown, l, h).forEach((x, r) => {
@@ -451,9 +448,9 @@ function main() {
         top.map((j) => `${w[j].toFixed(2)} to ${name(shown.tokens[j], j)}`).join(", ") +
         (shown.T > 3 ? ", …" : "");
     }
-    root.querySelectorAll(".heads-live__token").forEach((chip) =>
-      chip.classList.toggle("is-row", Number(chip.dataset.index) === i),
-    );
+    for (const chip of root.querySelectorAll(".heads-live__token")) {
+      chip.classList.toggle("is-row", Number(chip.dataset.index) === i);
+    }
     bigMap.setAttribute(
       "aria-label",
       `Attention map of layer ${layer + 1} head ${head + 1}: each row is a token, ` +
@@ -471,10 +468,7 @@ function main() {
     const font = T > 32 ? 9 : 12;
     const ctx = bigMap.getContext("2d");
     ctx.font = `${font}px sans-serif`;
-    const label = Math.min(
-      Math.max(...shown.tokens.map((t) => ctx.measureText(t).width)) + 6,
-      width * 0.3,
-    );
+    const label = Math.min(Math.max(...shown.tokens.map((t) => ctx.measureText(t).width)) + 6, width * 0.3);
     const cell = Math.min(Math.max(Math.floor((width - label) / T), 4), 30);
     const size = label + cell * T;
     layout = { label, cell };

@@ -1,0 +1,89 @@
+"""The instruction sets every page's code runs under, so that what a page prints
+does not depend on the reader's CPU.
+
+MKL (matrix products) and ATen (softmax, exp, sums) choose their kernels by the
+CPU's instruction set, and kernels for different sets may round a result
+differently in its last bit: on an Intel CPU with AVX-512, a row of one-head's
+weights sums to 0.99999994, where AVX2 gives exactly 1. The suite runs every
+page three times, each compared with the page's output blocks:
+
+- the machine's own set: the pages' blocks in the pytest process (page_plugin);
+- `LOWEST`, with every printed float one ulp down (tests/last_bit.py): the
+  reader runs, each page in a fresh kernel from the built HTML
+  (tests/test_reader.py);
+- `AVX2`, with every printed float one ulp up: one more run of the pages'
+  blocks, in a process of its own (below); `make page` runs its page this way,
+  and also as the reader runs are made, which needs no build.
+
+The pages that print results of training train again in each run, so a run
+trained under another set must print the same digits.
+
+`MKL_ENABLE_INSTRUCTIONS` only restricts MKL on Intel CPUs (on an AMD EPYC with
+AVX-512 it changed no result); `MKL_CBWR=COMPATIBLE` (MKL's conditional
+numerical reproducibility, its SSE2 branch) applies on any x86-64 CPU.
+`ATEN_CPU_CAPABILITY` sets ATen's kernels ("default": no vector instructions).
+On another architecture (Arm) MKL is absent and these settings do nothing; the
+one-ulp shifts still apply.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from hooks.pages import ROOT
+
+LOWEST = {
+    "MKL_ENABLE_INSTRUCTIONS": "SSE4_2",
+    "MKL_CBWR": "COMPATIBLE",
+    "ATEN_CPU_CAPABILITY": "default",
+}
+AVX2 = {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "ATEN_CPU_CAPABILITY": "avx2"}
+# What torch.backends.cpu.get_cpu_capability() reports under each.
+CAPABILITY = {"LOWEST": "DEFAULT", "AVX2": "AVX2"}
+
+
+def cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            line = next((x for x in info if x.startswith("flags")), "")
+    except OSError:  # not Linux: no flags to read, no set to restrict to
+        return set()
+    return set(line.partition(":")[2].split())
+
+
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# For each run: its instruction set, the shift of its printed floats, its threads.
+RUNS = {
+    "AVX2, one ulp up": (AVX2, +1, {}),
+    # only under `make page`: the suite's reader runs do it, on the built site
+    "as the reader runs it": (LOWEST, -1, ONE_THREAD),
+}
+
+
+def run_pages(pages: list[str], run: str) -> subprocess.CompletedProcess:
+    """The pages' blocks, in order, compared with their output blocks, in a new
+    process (the sets are read when torch loads), as RUNS[run] says (the shift
+    is read by tests/page_plugin.py)."""
+    instruction_set, shift, threads = RUNS[run]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COV_CORE")}
+    env |= instruction_set | threads | {"HEADS_LAST_BIT": str(shift)}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *pages, "-q", "--no-cov",
+         "-p", "no:cacheprovider", "-p", "no:xdist"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+
+
+# Started when the first test of tests/test_cpu_sets.py starts (it runs early,
+# tests/conftest.py), so that they overlap the other files' tests.
+_STARTED: dict[str, Future] = {}
+_POOL = ThreadPoolExecutor(2)
+
+
+def start(pages: list[str], run: str) -> Future:
+    if run not in _STARTED:
+        _STARTED[run] = _POOL.submit(run_pages, pages, run)
+    return _STARTED[run]
