@@ -17,10 +17,12 @@
   const form = root.querySelector("form");
   const f = form.elements;
   const DESIGNS = [...f.design].map((box) => box.value); // "2x2", "1x4", "4x1"
-  const NAMES = Object.fromEntries(DESIGNS.map((d) => {
-    const [heads, width] = config.designs[d];
-    return [d, `${heads} head${heads > 1 ? "s" : ""} of width ${width}`];
-  }));
+  const NAMES = Object.fromEntries(
+    DESIGNS.map((d) => {
+      const [heads, width] = config.designs[d];
+      return [d, `${heads} head${heads > 1 ? "s" : ""} of width ${width}`];
+    }),
+  );
   const LOOKUPS = ["v[i\u22121]", "v[max k]"]; // the two outputs: previous value, largest key's
   const T = 6;
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -96,7 +98,7 @@
   let workers = []; // the workers of the current task; stopped by the next
   let task = 0; // which task is current: a stopped task's replies are ignored
   function stopAll() {
-    workers.forEach((w) => w.stop());
+    for (const w of workers) w.stop();
     workers = [];
     task += 1;
     return task;
@@ -134,7 +136,9 @@
     return PAD.top + (-l / -LOW) * (HIGH - PAD.top - PAD.bottom);
   };
   const lossSvg = svg("svg", {
-    viewBox: `0 0 ${WIDE} ${HIGH}`, role: "img", "aria-labelledby": "train-it-loss-caption",
+    viewBox: `0 0 ${WIDE} ${HIGH}`,
+    role: "img",
+    "aria-labelledby": "train-it-loss-caption",
     class: "heads-trainer__chart",
   });
   part("loss").append(lossSvg);
@@ -148,11 +152,17 @@
     const tick = svg("text", { x: xOf(step), y: HIGH - PAD.bottom + 22, class: "tick" }, axes);
     tick.textContent = String(step);
   }
-  svg("text", { x: (PAD.left + WIDE - PAD.right) / 2, y: HIGH - 6, class: "label" }, axes)
-    .textContent = "step";
-  const marker = svg("line", {
-    class: "heads-trainer__marker", y1: PAD.top, y2: HIGH - PAD.bottom,
-  }, lossSvg);
+  svg("text", { x: (PAD.left + WIDE - PAD.right) / 2, y: HIGH - 6, class: "label" }, axes).textContent =
+    "step";
+  const marker = svg(
+    "line",
+    {
+      class: "heads-trainer__marker",
+      y1: PAD.top,
+      y2: HIGH - PAD.bottom,
+    },
+    lossSvg,
+  );
   const curves = {};
   const legend = html("ul", { class: "heads-trainer__legend" }, part("loss"));
   const legendItems = {};
@@ -194,9 +204,14 @@
 
   function panelFor(design, index) {
     const [heads] = config.designs[design];
-    const box = html("section", {
-      class: `heads-trainer__design heads-trainer__design--${design}`, "aria-label": NAMES[design],
-    }, panels);
+    const box = html(
+      "section",
+      {
+        class: `heads-trainer__design heads-trainer__design--${design}`,
+        "aria-label": NAMES[design],
+      },
+      panels,
+    );
     html("p", { class: "heads-trainer__design-title" }, box, NAMES[design]);
     const maps = html("div", { class: "heads-trainer__maps" }, box);
     const headMaps = [];
@@ -215,11 +230,21 @@
       const cells = [];
       for (let t = 0; t < T; t += 1) {
         for (let u = 0; u < T; u += 1) {
-          cells.push(svg("rect", {
-            x: LEFT + u * CELL, y: TOP + t * CELL, width: CELL, height: CELL,
-            class: "heads-trainer__cell", "data-cell": `${design}.${h}.${t}.${u}`,
-            "fill-opacity": "0",
-          }, map));
+          cells.push(
+            svg(
+              "rect",
+              {
+                x: LEFT + u * CELL,
+                y: TOP + t * CELL,
+                width: CELL,
+                height: CELL,
+                class: "heads-trainer__cell",
+                "data-cell": `${design}.${h}.${t}.${u}`,
+                "fill-opacity": "0",
+              },
+              map,
+            ),
+          );
         }
       }
       headMaps.push({ map, cells });
@@ -240,7 +265,11 @@
     for (let h = 0; h < heads; h += 1) {
       const label = html("label", {}, off, `Head ${h + 1} `);
       const select = html("select", { name: `off-${design}-${h}` }, label);
-      for (const [value, text] of [["on", "on"], ["zero", "zeroed"], ["mean", "set to its mean"]]) {
+      for (const [value, text] of [
+        ["on", "on"],
+        ["zero", "zeroed"],
+        ["mean", "set to its mean"],
+      ]) {
         html("option", { value }, select, text);
       }
       select.addEventListener("change", () => ablate(design));
@@ -266,7 +295,16 @@
     };
     legendItems[design].hidden = false;
     return {
-      design, index, heads, maps: headMaps, bars, accuracyNote, verdict, off, switches, offResult,
+      design,
+      index,
+      heads,
+      maps: headMaps,
+      bars,
+      accuracyNote,
+      verdict,
+      off,
+      switches,
+      offResult,
       cellsOf,
     };
   }
@@ -277,7 +315,7 @@
     let previous = 0;
     let top = 0;
     for (let t = 0; t < T; t += 1) {
-      previous += maps[(h * T + t) * T + (t + T - 1) % T];
+      previous += maps[(h * T + t) * T + ((t + T - 1) % T)];
       top += maps[(h * T + t) * T + config.shown_top];
     }
     return [previous / T, top / T];
@@ -290,10 +328,13 @@
         cell.setAttribute("fill-opacity", String(frame.maps[h * T * T + i]));
       });
       const [previous, top] = looksOf(frame.maps, h);
-      map.setAttribute("aria-label", `Head ${h + 1} at step ${step}, ` +
-        `position ${config.shown_top} holding the largest key: ` +
-        `its rows put ${previous.toFixed(2)} of their weight on the previous position ` +
-        `and ${top.toFixed(2)} on the largest key, on average`);
+      map.setAttribute(
+        "aria-label",
+        `Head ${h + 1} at step ${step}, ` +
+          `position ${config.shown_top} holding the largest key: ` +
+          `its rows put ${previous.toFixed(2)} of their weight on the previous position ` +
+          `and ${top.toFixed(2)} on the largest key, on average`,
+      );
       setNumber(p.cellsOf.looks[h][0], `${p.design}.looks.${h}.0`, previous);
       setNumber(p.cellsOf.looks[h][1], `${p.design}.looks.${h}.1`, top);
     });
@@ -306,9 +347,12 @@
       if (Number.isNaN(a)) p.cellsOf.accuracy[i].textContent = "\u2013";
       else setNumber(p.cellsOf.accuracy[i], `${p.design}.accuracy.${i}`, a);
     });
-    setText(p.accuracyNote, step === 0 ? "Accuracy: none yet, before the first step."
-      : `Accuracy on step ${step}'s batch: the share of outputs within ${config.tol} of the ` +
-        "target.");
+    setText(
+      p.accuracyNote,
+      step === 0
+        ? "Accuracy: none yet, before the first step."
+        : `Accuracy on step ${step}'s batch: the share of outputs within ${config.tol} of the ` + "target.",
+    );
     if (loss === undefined) p.cellsOf.loss.textContent = "\u2013";
     else setNumber(p.cellsOf.loss, `${p.design}.loss`, loss, 6);
   }
@@ -346,10 +390,15 @@
     part("run").hidden = false;
     panels.textContent = "";
     tablesBox.textContent = "";
-    Object.values(legendItems).forEach((item) => { item.hidden = true; });
+    Object.values(legendItems).forEach((item) => {
+      item.hidden = true;
+    });
     shown = Object.fromEntries(designs.map((d, i) => [d, panelFor(d, i)]));
     current = {
-      designs, seed: String(seed), results: null, step: 0,
+      designs,
+      seed: String(seed),
+      results: null,
+      step: 0,
       frames: Object.fromEntries(designs.map((d) => [d, []])),
       losses: Object.fromEntries(designs.map((d) => [d, []])),
     };
@@ -358,7 +407,8 @@
     link.hidden = true;
     drawLosses(run.losses, 0);
     const animate = !reducedMotion.matches;
-    status.textContent = `Training ${designs.map((d) => NAMES[d]).join(" and ")}, seed ${seed}` +
+    status.textContent =
+      `Training ${designs.map((d) => NAMES[d]).join(" and ")}, seed ${seed}` +
       (animate ? "\u2026" : ": drawn when done, as your system asks for less motion\u2026");
     let pending = false; // a frame waiting to be drawn
     const latest = Object.fromEntries(designs.map((d) => [d, 0]));
@@ -380,19 +430,23 @@
     const started = performance.now();
     workers = designs.map(() => new Trainer());
     try {
-      const replies = await Promise.all(designs.map((d, i) => workers[i].ask(
-        { kind: "train", designs: [d], seed: String(seed), every: config.every },
-        (frame) => {
-          const [mine] = frame.designs;
-          run.frames[d][frame.step / config.every] = mine;
-          run.losses[d].push(...mine.losses);
-          latest[d] = frame.step;
-          if (animate && !pending) {
-            pending = true;
-            requestAnimationFrame(redraw);
-          }
-        },
-      )));
+      const replies = await Promise.all(
+        designs.map((d, i) =>
+          workers[i].ask(
+            { kind: "train", designs: [d], seed: String(seed), every: config.every },
+            (frame) => {
+              const [mine] = frame.designs;
+              run.frames[d][frame.step / config.every] = mine;
+              run.losses[d].push(...mine.losses);
+              latest[d] = frame.step;
+              if (animate && !pending) {
+                pending = true;
+                requestAnimationFrame(redraw);
+              }
+            },
+          ),
+        ),
+      );
       const runs = replies.map((r) => r.runs[0]);
       const measured = runs.map(({ design, after, before }) => ({ design, after, before }));
       const { broken } = await workers[0].ask({ kind: "verdicts", runs: measured });
@@ -423,13 +477,18 @@
         setNumber(html("span", {}, p.verdict), `${p.design}.held-out.${i}`, a);
       });
       p.verdict.append(". ");
-      const claims = r.broken === null ? "" : r.broken.length
-        ? `It breaks the training page's claims: ${r.broken.join("; ")}.`
-        : "It meets every claim the training page makes about it.";
+      const claims =
+        r.broken === null
+          ? ""
+          : r.broken.length
+            ? `It breaks the training page's claims: ${r.broken.join("; ")}.`
+            : "It meets every claim the training page makes about it.";
       p.verdict.append(claims);
       p.verdict.dataset.broken = JSON.stringify(r.broken);
       p.off.disabled = false;
-      p.switches.forEach((s) => { s.value = "on"; });
+      p.switches.forEach((s) => {
+        s.value = "on";
+      });
       p.offResult.textContent = "";
     }
     stepInput.disabled = false;
@@ -439,10 +498,18 @@
     root.dataset.state = "done";
     root.results = run.results; // for the tests: losses, weights, measures, verdicts
     root.dataset.seconds = String(run.seconds); // for the benchmark
-    status.textContent = `Trained seed ${run.seed} in ${run.seconds.toFixed(1)} s. ` +
-      Object.values(shown).map((p) => `${NAMES[p.design]}: ` + (run.results[p.design].broken.length
-        ? `breaks ${run.results[p.design].broken.length} of the claims`
-        : "meets every claim")).join("; ") + ".";
+    status.textContent =
+      `Trained seed ${run.seed} in ${run.seconds.toFixed(1)} s. ` +
+      Object.values(shown)
+        .map(
+          (p) =>
+            `${NAMES[p.design]}: ` +
+            (run.results[p.design].broken.length
+              ? `breaks ${run.results[p.design].broken.length} of the claims`
+              : "meets every claim"),
+        )
+        .join("; ") +
+      ".";
   }
 
   function updateLink(step) {
@@ -452,7 +519,7 @@
   }
 
   stepInput.addEventListener("input", () => {
-    if (!current || !current.results) return;
+    if (!current?.results) return;
     const step = Number(stepInput.value);
     draw(step);
     updateLink(step);
@@ -502,12 +569,14 @@
     part("seeds-title").textContent = `Seeds ${seeds[0]} to ${seeds[count - 1]}`;
     const records = new Map();
     root.seedRecords = records;
-    const rows = Object.fromEntries(DESIGNS.map((d) => {
-      const tr = html("tr", { "data-design": d });
-      html("th", { scope: "row" }, tr, NAMES[d]);
-      const [meets, accurate, failing] = [0, 1, 2].map(() => html("td", {}, tr));
-      return [d, { meets, accurate, failing }];
-    }));
+    const rows = Object.fromEntries(
+      DESIGNS.map((d) => {
+        const tr = html("tr", { "data-design": d });
+        html("th", { scope: "row" }, tr, NAMES[d]);
+        const [meets, accurate, failing] = [0, 1, 2].map(() => html("td", {}, tr));
+        return [d, { meets, accurate, failing }];
+      }),
+    );
     ratesBody.replaceChildren(...Object.values(rows).map((r) => r.meets.parentElement));
     const show = () => {
       const done = [...records.values()];
@@ -515,20 +584,25 @@
       progress.textContent = `${done.length} of ${count} seeds trained${end}`;
       for (const d of DESIGNS) {
         const meets = done.filter((r) => r[d].broken.length === 0).length;
-        const accurate = done.filter((r) => Math.min(...r[d].after.correct) / r[d].after.total >=
-          config.claims.two_heads_min_accuracy).length;
+        const accurate = done.filter(
+          (r) => Math.min(...r[d].after.correct) / r[d].after.total >= config.claims.two_heads_min_accuracy,
+        ).length;
         rows[d].meets.textContent = `${meets} of ${done.length}`;
         rows[d].meets.dataset.value = String(meets);
         rows[d].accurate.textContent = `${accurate} of ${done.length}`;
         rows[d].accurate.dataset.value = String(accurate);
-        const failing = [...records.entries()].filter(([, r]) => r[d].broken.length)
-          .map(([s]) => s).sort((a, b) => (a < b ? -1 : 1));
-        rows[d].failing.replaceChildren(...failing.flatMap((s, i) => {
-          const href = `#designs=${DESIGNS.join(",")}&seed=${s}&step=${config.steps}`;
-          const a = html("a", { href }, null, String(s));
-          a.title = `seed ${s}: ${records.get(s)[d].broken.join("; ")}`;
-          return i ? [", ", a] : [a];
-        }));
+        const failing = [...records.entries()]
+          .filter(([, r]) => r[d].broken.length)
+          .map(([s]) => s)
+          .sort((a, b) => (a < b ? -1 : 1));
+        rows[d].failing.replaceChildren(
+          ...failing.flatMap((s, i) => {
+            const href = `#designs=${DESIGNS.join(",")}&seed=${s}&step=${config.steps}`;
+            const a = html("a", { href }, null, String(s));
+            a.title = `seed ${s}: ${records.get(s)[d].broken.join("; ")}`;
+            return i ? [", ", a] : [a];
+          }),
+        );
         if (!failing.length) rows[d].failing.textContent = "none";
       }
     };
@@ -539,19 +613,25 @@
     const n = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
     workers = Array.from({ length: Math.min(n, count) }, () => new Trainer());
     try {
-      await Promise.all(workers.map(async (worker) => {
-        while (queue.length && me === task) {
-          const seed = queue.shift();
-          const { runs } = await worker.ask({
-            kind: "train", designs: DESIGNS, seed: String(seed), every: 0, lean: true,
-          });
-          const { broken } = await worker.ask({ kind: "verdicts", runs });
-          if (me !== task) return;
-          const record = runs.map((r, i) => [r.design, { after: r.after, broken: broken[i] }]);
-          records.set(seed, Object.fromEntries(record));
-          show();
-        }
-      }));
+      await Promise.all(
+        workers.map(async (worker) => {
+          while (queue.length && me === task) {
+            const seed = queue.shift();
+            const { runs } = await worker.ask({
+              kind: "train",
+              designs: DESIGNS,
+              seed: String(seed),
+              every: 0,
+              lean: true,
+            });
+            const { broken } = await worker.ask({ kind: "verdicts", runs });
+            if (me !== task) return;
+            const record = runs.map((r, i) => [r.design, { after: r.after, broken: broken[i] }]);
+            records.set(seed, Object.fromEntries(record));
+            show();
+          }
+        }),
+      );
       if (me !== task) return;
       const seconds = (performance.now() - started) / 1000;
       status.textContent = `Trained ${count} seeds, every design, in ${seconds.toFixed(0)} s.`;
@@ -607,8 +687,7 @@
     if (f.seed.getAttribute("aria-invalid") === "true") readSeed();
   });
   const tablesSwitch = root.querySelector("input[name='show_tables']");
-  const showTables = () =>
-    tablesBox.classList.toggle("heads-visually-hidden", !tablesSwitch.checked);
+  const showTables = () => tablesBox.classList.toggle("heads-visually-hidden", !tablesSwitch.checked);
   tablesSwitch.addEventListener("change", showTables);
   showTables();
   window.addEventListener("hashchange", () => {

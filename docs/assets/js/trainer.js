@@ -63,8 +63,10 @@
   // The weights in one Float64Array, in the order of Attention's state_dict: each
   // linear map's weight (out, in), row by row, then its bias (out).
   const SHAPES = [
-    ["W_query", WIDTH, D_MODEL], ["W_key", WIDTH, D_MODEL],
-    ["W_value", WIDTH, D_MODEL], ["W_o", 2, WIDTH],
+    ["W_query", WIDTH, D_MODEL],
+    ["W_key", WIDTH, D_MODEL],
+    ["W_value", WIDTH, D_MODEL],
+    ["W_o", 2, WIDTH],
   ];
   const AT = {}; // where each weight starts
   let SIZE = 0;
@@ -73,8 +75,10 @@
     AT[`${name}.bias`] = SIZE + out * inputs;
     SIZE += out * inputs + out;
   }
-  const OFFSETS = Object.fromEntries( // name -> where its weight and its bias start
-    SHAPES.map(([name]) => [name, [AT[`${name}.weight`], AT[`${name}.bias`]]]));
+  const OFFSETS = Object.fromEntries(
+    // name -> where its weight and its bias start
+    SHAPES.map(([name]) => [name, [AT[`${name}.weight`], AT[`${name}.bias`]]]),
+  );
 
   function initialWeights(seed) {
     // nn.Linear's default: weight and bias uniform in (-b, b), b = 1 / sqrt(inputs)
@@ -102,7 +106,7 @@
     for (let s = 0; s < n; s += 1) {
       for (let t = 1; t < T; t += 1) if (k[s * T + t] > k[s * T + top[s]]) top[s] = t;
       for (let t = 0; t < T; t += 1) {
-        y[(s * T + t) * 2] = v[s * T + (t + T - 1) % T];
+        y[(s * T + t) * 2] = v[s * T + ((t + T - 1) % T)];
         y[(s * T + t) * 2 + 1] = v[s * T + top[s]];
       }
     }
@@ -121,9 +125,18 @@
   function workspace(heads) {
     const f = (n) => new Float64Array(n);
     return {
-      q: f(T * WIDTH), k: f(T * WIDTH), v: f(T * WIDTH), a: f(heads * T * T),
-      context: f(T * WIDTH), out: f(T * 2), gradOut: f(T * 2), gradContext: f(T * WIDTH),
-      gradA: f(T), gradQ: f(T * WIDTH), gradK: f(T * WIDTH), gradV: f(T * WIDTH),
+      q: f(T * WIDTH),
+      k: f(T * WIDTH),
+      v: f(T * WIDTH),
+      a: f(heads * T * T),
+      context: f(T * WIDTH),
+      out: f(T * 2),
+      gradOut: f(T * 2),
+      gradContext: f(T * WIDTH),
+      gradA: f(T),
+      gradQ: f(T * WIDTH),
+      gradK: f(T * WIDTH),
+      gradV: f(T * WIDTH),
     };
   }
 
@@ -288,8 +301,7 @@
   const EPS = 1e-8;
 
   // the cosine schedule: lr at step 0, falling to 0 at step `steps`
-  const learningRate = (config, step) =>
-    (config.lr * (1 + Math.cos((Math.PI * step) / config.steps))) / 2;
+  const learningRate = (config, step) => (config.lr * (1 + Math.cos((Math.PI * step) / config.steps))) / 2;
 
   // One Adam step (step counts from 1), as torch.optim.Adam takes it.
   function adam(config, W, G, m, v, step) {
@@ -306,8 +318,14 @@
   function run(config, heads, seed) {
     const W = initialWeights(seed);
     return {
-      heads, start: W.slice(), W, G: new Float64Array(SIZE), m: new Float64Array(SIZE),
-      v: new Float64Array(SIZE), losses: new Float64Array(config.steps), step: 0,
+      heads,
+      start: W.slice(),
+      W,
+      G: new Float64Array(SIZE),
+      m: new Float64Array(SIZE),
+      v: new Float64Array(SIZE),
+      losses: new Float64Array(config.steps),
+      step: 0,
       work: workspace(heads),
     };
   }
@@ -347,7 +365,7 @@
       const a = work.a;
       for (let h = 0; h < heads; h += 1) {
         for (let t = 0; t < T; t += 1) {
-          looks[h * 2] += a[(h * T + t) * T + (t + T - 1) % T];
+          looks[h * 2] += a[(h * T + t) * T + ((t + T - 1) % T)];
           looks[h * 2 + 1] += a[(h * T + t) * T + test.top[s]];
         }
       }
@@ -359,7 +377,10 @@
     }
     const rows = test.n * T;
     return {
-      heads, correct, total: rows, mse: squares / (rows * 2),
+      heads,
+      correct,
+      total: rows,
+      mse: squares / (rows * 2),
       looks: Array.from(looks, (x) => x / rows),
       divergence: Array.from(divergence, (x) => x / rows),
     };
@@ -431,7 +452,8 @@
       found.push("heads do not start alike");
     }
     if (Math.max(...after.divergence) < claims.js_after_min) found.push("heads do not end apart");
-    const best = [0, 1].map((place) => { // the best head for each place
+    const best = [0, 1].map((place) => {
+      // the best head for each place
       let head = 0;
       for (let h = 1; h < after.heads; h += 1) {
         if (after.looks[h * 2 + place] > after.looks[head * 2 + place]) head = h;
@@ -449,8 +471,10 @@
   function serve() {
     const trained = {}; // design -> its last run, for switching heads off
     let test = null; // the held-out sequences, made once
-    const heldOut = (config) =>
-      test ?? (test = makeBatch(config.test_size, mersenneTwister(BigInt(config.test_seed))));
+    function heldOut(config) {
+      test ??= makeBatch(config.test_size, mersenneTwister(BigInt(config.test_seed)));
+      return test;
+    }
 
     // Each head's weights for the one held-out sequence the page draws: the first
     // whose largest key is at config.shown_top (as the training page's figure).
@@ -466,13 +490,16 @@
     function train(config, designs, seed, every, post) {
       const runs = designs.map((design) => run(config, config.designs[design][0], seed));
       const data = mersenneTwister(seed);
-      const frame = (step) => post({
-        kind: "frame", step,
-        designs: runs.map((r) => ({
-          losses: Array.from(r.losses.subarray(Math.max(0, step - every), step)),
-          maps: maps(config, r), accuracy: r.accuracy,
-        })),
-      });
+      const frame = (step) =>
+        post({
+          kind: "frame",
+          step,
+          designs: runs.map((r) => ({
+            losses: Array.from(r.losses.subarray(Math.max(0, step - every), step)),
+            maps: maps(config, r),
+            accuracy: r.accuracy,
+          })),
+        });
       if (every) frame(0);
       for (let step = 1; step <= config.steps; step += 1) {
         const batch = makeBatch(config.batch, data);
@@ -483,7 +510,9 @@
         const r = runs[i];
         trained[design] = r;
         return {
-          design, losses: Array.from(r.losses), weights: Array.from(r.W),
+          design,
+          losses: Array.from(r.losses),
+          weights: Array.from(r.W),
           after: measure(config, r.W, r.heads, heldOut(config)),
           before: measure(config, r.start, r.heads, heldOut(config)),
         };
@@ -502,7 +531,11 @@
       const post = (reply) => self.postMessage({ id, ...reply });
       if (message.kind === "train") {
         const runs = train(config, message.designs, BigInt(message.seed), message.every, post);
-        if (message.lean) runs.forEach((r) => { delete r.losses; delete r.weights; });
+        if (message.lean)
+          runs.forEach((r) => {
+            delete r.losses;
+            delete r.weights;
+          });
         post({ kind: "done", runs });
       } else if (message.kind === "verdicts") {
         post({ kind: "done", broken: verdicts(config, message.runs) });
@@ -515,10 +548,20 @@
   }
 
   const api = {
-    mersenneTwister, initialWeights, makeBatch, lossAndGrads, adam, run, trainStep, measure,
-    broken, SIZE, AT,
+    mersenneTwister,
+    initialWeights,
+    makeBatch,
+    lossAndGrads,
+    adam,
+    run,
+    trainStep,
+    measure,
+    broken,
+    SIZE,
+    AT,
   };
   if (typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope) serve();
-  else if (typeof module !== "undefined") module.exports = api; // Node: the benchmark
+  else if (typeof module !== "undefined")
+    module.exports = api; // Node: the benchmark
   else self.headsTrainer = api; // the page: train-it.js reads the claims from it
 })();
