@@ -46,5 +46,6 @@ def make_batch(n, rng):
 
 
 w = initial_weights(seed=0)
-print(random.Random(0).random(), w["W_query.weight"][0, 0].item())
+first = random.Random(0).random()  # the generator's first number
+print(f"{first:.12f} {w['W_query.weight'][0, 0]:.12f}")
 # --8<-- [end:page]
