@@ -133,7 +133,7 @@ bench: $(STAMP)  ## time every attention variant (a minute or two); the cost pag
 # print from it, so that the tests agree with the new records.
 seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); the page shows the rates
 	$(BIN)/python -m benchmarks.fresh_seeds
-	$(BIN)/python -m pytest docs/training.md docs/ablation.md --update-outputs -q -p no:cacheprovider
+	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md docs/ablation.md --update-outputs -q -p no:cacheprovider
 
 # Writes snippets/train_it/twin_results.py and tests/data/train_it_steps.json, then
 # the output blocks of the page that prints from them.

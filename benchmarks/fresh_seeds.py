@@ -13,7 +13,11 @@ each seed what the page's checks find:
   one wide head;
 - which head took the previous-token lookup;
 - whether the ablation page's crossing pattern holds
-  (snippets/ablation/ex04_every_seed.py, `crossing`).
+  (snippets/ablation/ex04_every_seed.py, `crossing`);
+- for the page's other designs (`designs`: the same width split into other
+  numbers of heads, and one head per layer on a residual stream, in one layer
+  and in two), each one's accuracy on the two lookups and where its heads look
+  (`measure_designs`).
 
 The results go to snippets/training/seed_results.py, a Python literal that the
 training and ablation pages include and print their rates from, keyed on a hash
@@ -49,11 +53,31 @@ breaks its own lookup and keeps the other (the ablation page's crossing
 pattern), with the head zeroed and set to its mean. "first set-up": the two
 heads of the page's first version (circle places, batch 128, learning rate
 0.05) on the same seeds, and the most that any head put on the previous
-position."""
+position. "designs": for each design of the next page (Heads against width
+and depth), in how many seeds it is accurate on the previous value, on the
+value at the largest key feature, and on both; each seed's record is in
+snippets/width_and_depth/design_results.py."""
+'''
+DESIGN_OUTPUT = ROOT / "snippets" / "width_and_depth" / "design_results.py"
+DESIGN_HEADER = '''\
+"""Written by `make seeds` (benchmarks/fresh_seeds.py): the designs of the
+page Heads against width and depth, trained as the training page trains its
+models, for the same 100 fresh seeds: the same total width split into other
+numbers of heads, and one head of width 4 per layer on a residual stream, in
+one layer and in two. For each design, a value per seed, in the order of the
+seeds, of: its accuracy on the two lookups; for heads of width 1, the most
+weight that any one head puts on the previous position; for two layers, the
+most that either layer puts on the position with the largest key feature, and
+on the one just after it."""
 '''
 # The code whose results these are: the claims (and all they import: the task,
 # the model, training, the measures) and the ablation page's crossing check.
-MODULES = ["snippets.training.ex13_claims", "snippets.ablation.ex04_every_seed"]
+MODULES = [
+    "snippets.training.ex13_claims",
+    "snippets.ablation.ex04_every_seed",
+    "snippets.width_and_depth.ex01_split_width",
+    "snippets.width_and_depth.ex04_one_head_per_layer",
+]
 TWO_HEAD_CLAIMS = (
     "two heads are not accurate on both outputs",
     "the heads do not start alike",
@@ -76,8 +100,12 @@ def code_key() -> str:
 
 def _measuring_code() -> str:
     functions = [measure, circle_batch, measure_first_setup_afresh]
+    functions += [designs, measure_designs, design_record, kept_fields]
+    functions += [design_table, design_counts]
     code = "".join(inspect.getsource(f) for f in functions)
-    return code + repr((SEEDS, TWO_HEAD_CLAIMS, FIRST_SETUP))
+    return code + repr(
+        (SEEDS, TWO_HEAD_CLAIMS, FIRST_SETUP, DEPTHS, DESIGN_FIELDS, KEPT)
+    )
 
 
 def measure(seed: int) -> dict:
@@ -123,12 +151,15 @@ FIRST_SETUP = {"batch": 128, "lr": 0.05}  # and the circle
 
 def measure_first_setup(seed: int) -> dict:
     """measure_first_setup_afresh, saved under .cache/training/ (the first
-    set-up is the slow half of this script) and keyed on this file and the
+    set-up is a slow part of this script) and keyed on its own code and the
     training code; `make seeds` after an edit elsewhere loads it."""
     from snippets import sources_key
     from snippets.training.ex07_run_seeds import CACHE
 
-    key = sources_key("snippets.training.ex13_claims") + _measuring_code()
+    functions = [circle_batch, measure_first_setup_afresh]  # its own code
+    code = "".join(inspect.getsource(f) for f in functions)
+    code += repr((TWO_HEAD_CLAIMS, FIRST_SETUP))
+    key = sources_key("snippets.training.ex13_claims") + code
     key = hashlib.sha256((torch.__version__ + key).encode()).hexdigest()
     path = CACHE / f"first-setup-{key[:16]}-seed{seed}.json"
     if path.exists():
@@ -150,21 +181,20 @@ def measure_first_setup_afresh(seed: int) -> dict:
     places, batch 128, learning rate 0.05 (the same steps, model and claims).
     Trained afresh (the saved runs are keyed on the code, which this changes
     at run time), and only the two heads: the one wide head is not needed."""
-    from snippets.training import ex03_model, ex05_train
+    from snippets.training import ex05_train
+    from snippets.training.ex03_model import Attention
     from snippets.training.ex06_measures import head_divergence, where_heads_look
     from snippets.training.ex07_run_seeds import Outcome
     from snippets.training.ex13_claims import failures
 
-    kept = ex05_train.make_batch, ex03_model.D_MODEL, ex05_train.BATCH
-    kept += (ex05_train.LR,)
-    ex05_train.make_batch, ex03_model.D_MODEL = circle_batch, 4
+    kept = ex05_train.make_batch, ex05_train.BATCH, ex05_train.LR
+    ex05_train.make_batch = circle_batch
     ex05_train.BATCH, ex05_train.LR = FIRST_SETUP["batch"], FIRST_SETUP["lr"]
-    try:
-        two = ex05_train.train(n_heads=2, d_head=2, seed=seed)
+    try:  # two heads of width 2 that read the circle's 4 numbers a position
+        two = ex05_train.train_model(lambda: Attention(2, 2, d_model=4), seed)
         x, _ = ex05_train.held_out()
     finally:
-        ex05_train.make_batch, ex03_model.D_MODEL = kept[:2]
-        ex05_train.BATCH, ex05_train.LR = kept[2:]
+        ex05_train.make_batch, ex05_train.BATCH, ex05_train.LR = kept
     with torch.no_grad():
         before, after = two.before(x)[1], two.after(x)[1]
     looks = where_heads_look(after, x)
@@ -179,9 +209,83 @@ def measure_first_setup_afresh(seed: int) -> dict:
     }
 
 
-def _measure_quietly(seed: int) -> tuple[dict, dict]:
+DEPTHS = (1, 2)  # layers of one head of width 4, on a residual stream
+
+
+def designs() -> dict:
+    """name -> a function that makes the model: the page's splits of the
+    width (ex18), then one head per layer on a residual stream (ex21)."""
+    from snippets.training.ex03_model import Attention
+    from snippets.width_and_depth.ex01_split_width import WIDTHS
+    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+
+    made = {f"{h} x {d}": lambda h=h, d=d: Attention(h, d) for h, d in WIDTHS}
+    for n in DEPTHS:
+        made[f"{n} layer{'s' if n > 1 else ''}"] = lambda n=n: OneHeadPerLayer(n)
+    return made
+
+
+def design_record(run) -> tuple:
+    """Accuracy on the previous value and on the value at the largest key
+    feature, then the most weight one head (or layer) puts on the previous
+    position, on the position with the largest key feature, and on the one
+    just after it."""
+    from snippets.training.ex05_train import held_out
+    from snippets.width_and_depth.ex04_one_head_per_layer import where_layers_look
+
+    x, _ = held_out()
+    with torch.no_grad():
+        looks = where_layers_look(run.after(x)[1], x)  # (heads, 3 places)
+    numbers = run.test_accuracy.tolist() + looks.max(dim=0).values.tolist()
+    return tuple(round(n, 3) for n in numbers)
+
+
+# design_record's numbers, by name; the table keeps the accuracies of every
+# design and, of the rest, what the page reads
+DESIGN_FIELDS = ("previous", "largest key", "most on previous",
+                 "most on largest key", "most just after it")  # fmt: skip
+KEPT = {
+    "2 x 1": ("most on previous",),
+    "4 x 1": ("most on previous",),
+    "2 layers": ("most on largest key", "most just after it"),
+}
+
+
+def kept_fields(name: str) -> tuple[str, ...]:
+    return DESIGN_FIELDS[:2] + KEPT.get(name, ())
+
+
+def design_table(records: dict) -> dict:
+    """{seed: {design: record}} -> {design: {field: (its value per seed)}}"""
+    names = next(iter(records.values()))
+    return {
+        name: {
+            field: tuple(r[name][DESIGN_FIELDS.index(field)] for r in records.values())
+            for field in kept_fields(name)
+        }
+        for name in names
+    }
+
+
+def measure_designs(seed: int) -> dict:
+    """One seed's record of every design, as seed_results.py holds it: the
+    page's two models from `run_seed`, the others trained (and saved under
+    .cache/training/, keyed on the code) with the page's `train_model`."""
+    from snippets.training.ex05_train import train_model
+    from snippets.training.ex07_run_seeds import run_seed, saved_training
+
+    train = saved_training(train_model, MODULES[-1])  # the depth model's file
+    o = run_seed(seed)
+    runs = {"2 x 2": o.two, "1 x 4": o.one}  # the page's two, as trained
+    return {
+        name: design_record(runs[name] if name in runs else train(make, seed))
+        for name, make in designs().items()
+    }
+
+
+def _measure_quietly(seed: int) -> tuple[dict, dict, dict]:
     torch.set_num_threads(1)
-    return measure(seed), measure_first_setup(seed)
+    return measure(seed), measure_first_setup(seed), measure_designs(seed)
 
 
 def records(table: dict) -> dict:
@@ -190,9 +294,28 @@ def records(table: dict) -> dict:
     return {s: dict(zip(fields, r, strict=True)) for s, r in seeds.items()}
 
 
-def write(results: dict, path: Path) -> None:
-    """One line a seed: each table holds its field names, then per seed a
-    tuple of the values (`records` on the training page makes them dicts)."""
+def design_counts(table: dict) -> dict:
+    """design -> in how many seeds it is accurate on the previous value, on
+    the value at the largest key, and on both (the training page's line)."""
+    from snippets.training.ex13_claims import TWO_HEADS_MIN_ACCURACY as line
+
+    counts = {}
+    for name, fields in table.items():
+        pairs = list(zip(fields["previous"], fields["largest key"], strict=True))
+        counts[name] = (
+            sum(p >= line for p, _ in pairs),
+            sum(k >= line for _, k in pairs),
+            sum(min(p, k) >= line for p, k in pairs),
+        )
+    return counts
+
+
+def write(results: dict, path: Path, design_path: Path = DESIGN_OUTPUT) -> None:
+    """seed_results.py: one line a seed, each table holding its field names,
+    then per seed a tuple of the values (`records` on the training page makes
+    them dicts); the designs' counts. design_results.py: per design and field,
+    a value per seed, 8 to a line (the formatter would put each on a line)."""
+    table = design_table(results["designs"])
     lines = [HEADER, "seed_results = {"]
     lines.append(f'    "code": "{results["code"]}",  # its code_key()')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
@@ -206,32 +329,49 @@ def write(results: dict, path: Path) -> None:
             assert tuple(record) == fields, (seed, record)
             lines.append(f"            {seed}: {tuple(record.values())!r},")
         lines += ["        },", "    },"]
-    lines += ["}", ""]
+    lines.append('    "designs": {  # on the previous value, the largest key, both')
+    for name, counts in design_counts(table).items():
+        lines.append(f'        "{name}": {counts!r},')
+    lines += ["    },", "}", ""]
     path.write_text("\n".join(lines), encoding="utf-8")
+
+    lines = [DESIGN_HEADER, "# fmt: off", "design_results = {"]
+    lines.append(f'    "code": "{results["code"]}",  # its code_key()')
+    lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
+    lines.append('    "designs": {  # design -> field -> its value in each seed')
+    for name, fields in table.items():
+        lines.append(f'        "{name}": {{')
+        for field, values in fields.items():
+            lines.append(f'            "{field}": (')
+            for i in range(0, len(values), 8):
+                row = ", ".join(f"{v:.3f}" for v in values[i : i + 8])
+                lines.append(f"                {row},")
+            lines.append("            ),")
+        lines.append("        },")
+    lines += ["    },", "}", "# fmt: on", ""]
+    design_path.write_text("\n".join(lines), encoding="utf-8")
     ruff = Path(sys.executable).with_name("ruff")
     if ruff.exists():  # the same layout as every other snippet
-        config = ROOT / "snippets" / "ruff.toml"  # wherever `path` is
-        subprocess.run([ruff, "format", "--quiet", "--config", config, path],
-                       check=True)  # fmt: skip
+        config = ROOT / "snippets" / "ruff.toml"  # wherever the files are
+        subprocess.run([ruff, "format", "--quiet", "--config", config, path,
+                        design_path], check=True)  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--design-output", type=Path, default=DESIGN_OUTPUT)
     args = parser.parse_args()
     measure(SEEDS.start)  # imports (and trains) the page's code once, here:
-    # the workers are forked from this process and start with it imported
+    designs()  # the workers are forked from this process and start with it
     with ProcessPoolExecutor(args.jobs) as pool:
         records = list(pool.map(_measure_quietly, SEEDS))
-    results = {
-        "code": code_key(),
-        "runs": {s: now for s, (now, _) in zip(SEEDS, records, strict=True)},
-        "first set-up": {
-            s: first for s, (_, first) in zip(SEEDS, records, strict=True)
-        },
-    }
-    write(results, args.output)
+    tables = zip(*records, strict=True)  # runs, first set-up, designs
+    results = {"code": code_key()}
+    for name, table in zip(("runs", "first set-up", "designs"), tables, strict=True):
+        results[name] = dict(zip(SEEDS, table, strict=True))
+    write(results, args.output, args.design_output)
     runs, first = results["runs"].values(), results["first set-up"].values()
     meet = sum(not r["broken"] for r in runs)
     print(f"{args.output.relative_to(ROOT)}: {len(records)} seeds;",

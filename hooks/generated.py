@@ -48,6 +48,15 @@ FIGURES = {
     "assets/figures/training-loss.svg": "snippets.training.ex08_loss_curves",
     "assets/figures/training-before-after.svg": "snippets.training.ex09_before_after",
     "assets/figures/training-one-wide-head.svg": "snippets.training.ex12_one_wide_head",
+    "assets/figures/training-wide-head-misses.svg": (
+        "snippets.training.ex12b_wide_head_misses"
+    ),
+    "assets/figures/width-and-depth-split-width.svg": (
+        "snippets.width_and_depth.ex03_width_figure"
+    ),
+    "assets/figures/width-and-depth-depth.svg": (
+        "snippets.width_and_depth.ex08_depth_figure"
+    ),
     "assets/figures/real-model-heads.svg": "snippets.real_model.ex06_heatmaps",
     "assets/figures/real-model-token-heads.svg": "snippets.real_model.ex08_token_rows",
     "assets/figures/your-sentence-heads.svg": "snippets.your_sentence.ex02_all_heads",

@@ -38,6 +38,7 @@ seeds = lazy("snippets.ablation.ex04_every_seed")
 data = lazy("snippets.ablation.ex05_sentences")
 columns = lazy("snippets.ablation.ex06_one_head_columns")
 singles = lazy("snippets.ablation.ex07_single_heads")
+baselines = lazy("snippets.ablation.ex07b_whole_layers")
 heatmap = lazy("snippets.ablation.ex08_heatmap")
 ranking = lazy("snippets.ablation.ex09_known_heads")
 pruning = lazy("snippets.ablation.ex10_pruning")
@@ -359,6 +360,63 @@ def test_the_known_heads_are_ordinary_or_minor():
     assert per_layer.argmax() == 5 and per_layer[5] > 5 * per_layer[:5].max()
 
 
+# --- the baselines: whole layers, and a layer cut down to its best head -------------
+
+
+def test_a_whole_layer_is_every_head_of_it_and_its_best_head_is_one_run():
+    """The baselines, run again another way: every head of layer 3 removed with
+    all of the layer's heads named at once, head by head; and its best head
+    alone, as the table says."""
+    layer = 2
+    with removal.heads_removed({data.projections[layer]: list(range(12))}, 32):
+        emb = data.embed()  # the whole model, not only layers 3 to 6
+    assert 1 - singles.similarity(emb) == pytest.approx(
+        baselines.whole[layer, 0].item(), abs=1e-6
+    )
+    best = baselines.best[layer].item()
+    others = [h for h in range(12) if h != best]
+    with removal.heads_removed({data.projections[layer]: others}, 32):
+        emb = data.embed()
+    assert 1 - singles.similarity(emb) == pytest.approx(
+        baselines.alone[layer, best, 0].item(), abs=1e-6
+    )
+    assert baselines.alone.shape == (6, 12, 2) and baselines.whole.shape == (6, 2)
+
+
+def test_the_baselines_put_the_single_heads_on_a_scale():
+    whole, alone, best = baselines.whole, baselines.alone, baselines.best
+    kept = alone[range(6), best]  # (layers, 2)
+    largest_single = singles.change.max(dim=1).values
+    # a whole layer moves them more than one head left, which moves them more
+    # than any one head removed
+    assert (whole[:, 0] > kept[:, 0]).all() and (kept[:, 0] > largest_single).all()
+    # "less than five times the line we drew for one head", layers 1 to 5
+    assert whole[:5, 0].max() < 5 * singles.SMALL < whole[5, 0]
+    # "Layer 6 stays the one that matters most, by every measure on this page"
+    assert whole[:, 0].argmax() == kept[:, 0].argmax() == 5
+    assert singles.change.mean(dim=1).argmax() == 5
+    # the pairs task without a whole early layer: at most the full model's
+    assert whole[:5, 1].max() <= data.pairs_accuracy(data.full)
+
+
+def test_the_best_head_alone_is_not_decided_by_a_near_tie():
+    """The head printed as best alone cannot change with the last bits."""
+    ordered = baselines.alone[..., 0].sort(dim=1).values  # (layers, heads)
+    assert (ordered[:, 1] - ordered[:, 0]).min() > 1e-4
+
+
+def test_the_baselines_printed_to_4_places_sit_off_a_rounding_boundary():
+    values = torch.cat(
+        [
+            baselines.whole[:, 0],
+            baselines.alone[range(6), baselines.best][:, 0],
+            singles.change.max(dim=1).values,
+        ]
+    )
+    scaled = values.double() * 10_000
+    assert ((scaled - scaled.floor() - 0.5).abs() > 1e-2).all()  # 1e-6 apart
+
+
 # --- pruning --------------------------------------------------------------------------
 
 
@@ -593,6 +651,30 @@ def test_the_real_model_page_points_onward_to_this_page():
 CROSSINGS = ("crossing", "crossing, mean")  # zeroed, mean ablation
 
 
+def baseline_numbers() -> dict:
+    """The prose about the two baselines (snippets/ablation/ex07b_whole_layers.py)."""
+    whole, kept = baselines.whole, baselines.alone[range(6), baselines.best]
+    early = slice(0, 5)  # layers 1 to 5
+    return {
+        "heads of a layer": [f"remove all {data.n_heads} heads",
+                             f"each of its {data.n_heads} heads"],
+        "early layers": [
+            f"In layers 1 to {data.n_layers - 1}, removing",
+            f"attention in layers 1 to {data.n_layers - 1} look",
+            f"in layers 1 to {data.n_layers - 1}, a whole",
+            f"that, in layers 1 to {data.n_layers - 1}, barely",
+        ],
+        "whole layer, least": f"{whole[early, 0].min():.4f}",
+        "whole layer, most": [f"{whole[early, 0].max():.4f}"] * 2,
+        "whole layer, pairs": f"between {whole[early, 1].min():.2f} and "
+                              f"{whole[early, 1].max():.2f}",
+        "best head, least": f"{kept[early, 0].min():.4f}",
+        "best head, most": [f"{kept[early, 0].max():.4f}"] * 2,
+        "layer 6, whole": f"{whole[5, 0]:.4f}",
+        "layer 6, best head": f"{kept[5, 0]:.4f}",
+    }  # fmt: skip
+
+
 def test_prose_numbers():
     seed0 = toy_table.ablation_table(toys.models[0])
     (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
@@ -627,7 +709,8 @@ def test_prose_numbers():
             "kept previous-token lookup": f"{p1:.2f}",
             "broken previous-token lookup": f"{p2:.2f}",
             "kept largest-key lookup": f"{l2:.2f}",
-            "small change": [f"{singles.SMALL}"] * 3,  # alt text, text, summary
+            # alt text, text, "how small is a change of", "a head below", summary
+            "small change": [f"{singles.SMALL}"] * 5,
             "heads below it, of all": [
                 f"for {(change < singles.SMALL).sum()} of the {change.numel()}",
                 f"{(change < singles.SMALL).sum()} of the {change.numel()} single",
@@ -667,7 +750,9 @@ def test_prose_numbers():
             # the alt text, the text
             "no attention, look-alikes": [f"{data.pairs_accuracy(none):.2f}"] * 2,
             "full model, unrelated": f"{data.pairs_accuracy(data.full, False):.2f}",
-            "full model, look-alikes": [f"{data.pairs_accuracy(data.full):.2f}"] * 2,
+            # the text, the pruning alt text, "where the full model scores"
+            "full model, look-alikes": [f"{data.pairs_accuracy(data.full):.2f}"] * 3,
+            **baseline_numbers(),
             "no attention, similarity": f"{pruning.greedy_curve[-1, 0]:.2f}",
             "no attention, similarity (3 places)": f"{pruning.greedy_curve[-1, 0]:.3f}",
             "seed 3, zeroed, previous-token lookup": f"down to {seed_3_zeroed:.2f}.",

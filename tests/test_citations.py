@@ -62,6 +62,10 @@ CITATIONS = {
         "Vaswani": ["§3.2.2"],
         "Elhage": ['section "Attention Heads as Information Movement"'],
     },
+    "width-and-depth.md": {
+        "Vaswani": ["Table 3, rows (A)"],
+        "Bhojanapalli": ["abstract"],
+    },
     "real-model.md": {
         "Clark": ["§3", "§3.2"],  # the list items after §3 cite §3.1
         "Wang": ["abstract"],  # MiniLM
@@ -72,7 +76,7 @@ CITATIONS = {
         "Pinter": ["abstract"],  # Wiegreffe and Pinter
     },
     "ablation.md": {
-        "Michel": ["§2.3", "§3", "§3.1", "§3.2", "§4.1", "§4.2", "abstract"],
+        "Michel": ["§2.3", "§3", "§3.1", "§3.2", "§3.3", "§4.1", "§4.2", "abstract"],
         "Neubig": ["§3"],  # Michel, Levy and Neubig
         "Voita": ["§3", "§4 and §5", "§4 and §6"],
         "Clark": ["§3.2"],  # the no-op reading, tested on [SEP]

@@ -39,9 +39,10 @@ def printed(*values) -> list[str]:
 
 
 def test_the_shift_moves_what_another_cpu_could_round_otherwise():
-    weights = torch.tensor([0.25, 0.75])  # sums to exactly 1 here
+    weights = torch.tensor([0.3, 0.7])  # sums to exactly 1 here
     counts = torch.tensor([2.0, 3.0])
-    boundary = torch.tensor(0.125)  # exactly halfway between 0.12 and 0.13
+    boundary = torch.nextafter(torch.tensor(0.125), torch.tensor(1.0))  # 0.12500001
+    hits = torch.tensor([1.0, 1, 1, 0, 1, 1, 1, 1])  # 7 right of 8: 0.875
 
     def show():
         return printed(
@@ -50,10 +51,12 @@ def test_the_shift_moves_what_another_cpu_could_round_otherwise():
             torch.zeros(2),
             f"{boundary.item():.2f}",
             weights.tolist(),
+            f"{hits.mean().item():.2f}",  # a mean of whole numbers: exact everywhere
         )
 
     assert show() == [
-        "tensor(1.)", "tensor(5.)", "tensor([0., 0.])", "0.12", "[0.25, 0.75]",
+        "tensor(1.)", "tensor(5.)", "tensor([0., 0.])", "0.13",
+        "[0.30000001192092896, 0.699999988079071]", "0.88",
     ]  # fmt: skip
     for direction, boundary_shown in ((+1, "0.13"), (-1, "0.12")):
         restore = shift_printed_values(direction)
@@ -64,7 +67,8 @@ def test_the_shift_moves_what_another_cpu_could_round_otherwise():
         assert shown[0] == "tensor(1.0000)"
         assert shown[1:3] == ["tensor(5.)", "tensor([0., 0.])"]
         assert shown[3] == boundary_shown
-        assert shown[4] != [0.25, 0.75]
+        assert shown[4] != "[0.30000001192092896, 0.699999988079071]"
+        assert shown[5] == "0.88"
     assert show()[0] == "tensor(1.)"  # restored
 
 

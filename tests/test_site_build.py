@@ -319,20 +319,35 @@ def test_code_rerun_from_earlier_pages_is_indexed_once(built_site):
     assert not [p for p in pages if "data-search-exclude" in p.read_text()]
 
 
-def test_only_run_this_first_blocks_are_marked():
-    html = (
-        '<details class="example">\n<summary>From earlier pages (run this first)'
-        "</summary><pre>a</pre></details>"
-        '<details class="example">\n<summary>The code that draws this figure'
-        "</summary><pre>b</pre></details>"
-        '<details class="example">\n<summary>The records, as <code>make x</code>'
-        " wrote them (run this before the next block)</summary><pre>c</pre></details>"
-    )
-    marked = exclude_run_first(html)
-    assert marked.count("data-search-exclude") == 2
-    assert marked.index("data-search-exclude") < marked.index("run this first")
-    assert marked.rindex("data-search-exclude") < marked.index("run this before")
-    assert marked.index("this figure") < marked.rindex("data-search-exclude")
+def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
+    blocks = {
+        "From earlier pages (run this first)": True,
+        "The code that draws this figure": True,
+        "The records, as <code>make seeds</code> wrote them (run this before the "
+        "next blocks)": True,
+        "The measurements, as <code>make bench</code> wrote them": True,
+        "Exercise 1: heads that keep their width": False,
+        "How the weights are found and checked: <code>ex01_weights.py</code>": False,
+    }
+    for summary, excluded in blocks.items():
+        html = f'<details class="example">\n<summary>{summary}</summary><pre>a</pre>'
+        marked = exclude_run_first(html)
+        assert ("data-search-exclude" in marked) == excluded, summary
+        assert marked.count("data-search-exclude") <= 1
+
+
+def test_the_records_that_make_writes_are_not_indexed(built_site):
+    docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
+    text = " ".join(d["text"] for d in docs)
+    for data in ("seed_results = {", "design_results = {", "bench = {", "twin_results = {"):
+        assert data not in text, data  # training, width, cost, train-it pages
+    assert "fig.subplots" not in text  # the code that draws the figures
+    assert "def where_heads_look" in text  # other code is indexed
+    pages = sorted(built_site.glob("*/index.html"))
+    with_records = {
+        p.parent.name for p in pages if "make seeds</code> wrote" in p.read_text()
+    }
+    assert with_records == {"training", "width-and-depth"}  # the marker is still there
 
 
 # -- less work as a page loads (hooks/page_load.py) ---------------------------------

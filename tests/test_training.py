@@ -22,7 +22,8 @@ from snippets.training.ex06_measures import (
     where_heads_look,
 )
 from snippets.training.seed_results import seed_results
-from tests.pages import DOCS, check_prose_numbers, lazy
+from snippets.width_and_depth.design_results import design_results
+from tests.pages import DOCS, check_prose_numbers, lazy, prose_value
 
 # Imported before this file's first test, not while collecting (tests/pages.py):
 # they load the saved runs, or train them (the first time: ten models).
@@ -32,6 +33,8 @@ before_after = lazy("snippets.training.ex09_before_after")
 fresh = lazy("snippets.training.ex14_fresh_seeds")
 crossing = lazy("snippets.ablation.ex04_every_seed")  # fresh_seeds.measure uses it
 writes = lazy("snippets.training.ex15_what_heads_write")
+misses = lazy("snippets.training.ex12b_wide_head_misses")
+scope = lazy("snippets.training.ex18_scope")
 
 
 SEEDS = range(5)  # the page's seeds (runs.SEEDS): known while collecting
@@ -309,13 +312,44 @@ def test_counts_in_words():
     assert f"tests train {words[len(SAMPLE)]} of these seeds" in text
 
 
+def misses_and_scope_numbers() -> dict:
+    """The prose of the failure picture and of the scope at the page's end."""
+    answers = torch.tensor(misses.fig.axes[1].collections[0].get_offsets().tolist())
+    band = math.ceil(answers[:, 1].abs().max().item() * 10) / 10
+    both = {name: counts[2] for name, counts in seed_results["designs"].items()}
+    return {
+        "the picture's positions": f"the {misses.N_SHOWN * T} positions",
+        "the picture's sequences": f"first {misses.N_SHOWN} held-out",
+        "the picture's band": f"between -{band} and {band}",
+        "two layers on both": f"both lookups in {both['2 layers']} of",
+        "4 x 1 on both": f"meets both lookups in {both['4 x 1']} seeds",
+        "2 x 2 on both": f"against {both['2 x 2']} for two heads",
+    }
+
+
+def test_the_scope_block_prints_the_counts_of_the_next_pages_records():
+    """seed_results' counts are those of design_results' records, at the
+    training page's line."""
+    from snippets.width_and_depth.design_results import design_results
+
+    table = design_results["designs"]
+    assert seed_results["designs"] == fresh_seeds.design_counts(table)
+    assert list(scope.WHAT) == list(table) == list(fresh_seeds.designs())
+    both = {name: counts[2] for name, counts in seed_results["designs"].items()}
+    assert both["2 x 2"] >= fresh.MIN_SHARE * len(RUNS)  # "side by side"
+    assert both["1 x 4"] == both["1 x 8"] == both["1 layer"] == 0  # one does one
+    assert 0 < both["2 layers"] < both["2 x 2"]  # "less reliably"
+    assert both["2 x 1"] == 0 < both["4 x 1"] < both["2 x 2"]  # "too narrow"
+
+
 def test_prose_numbers(outcomes):
     n, rows = len(RUNS), fresh.rows
+    tolerance = signature(accuracy).parameters["tol"].default
     first = fresh_seeds.FIRST_SETUP
     check_prose_numbers(
         "training.md",
         computed={
-            "tolerance": f"within {signature(accuracy).parameters['tol'].default} of",
+            "tolerance": f"within {tolerance} of",
             "smallest spread": f"{min(score_spreads(outcomes)):.2f}",
             "largest spread": f"{max(score_spreads(outcomes)):.2f}",
             "weights before training": "between {:.2f} and {:.2f},".format(
@@ -323,7 +357,8 @@ def test_prose_numbers(outcomes):
             ),
             "the maps": f"${D_MODEL} \\times 4$",
             "an OV circuit": f"${D_MODEL} \\times 2$",
-            "fresh seeds": [f"{n}"] * 8,
+            "fresh seeds": [f"{n}"] * 10,
+            **misses_and_scope_numbers(),
             "their range": f"{min(RUNS)} to {max(RUNS)},",
             "two heads meet every claim": [f"{fresh.meet}"] * 2,
             "one wide head accurate on both": [
@@ -417,29 +452,37 @@ def test_the_first_setup_is_the_pages_first_version():
 
 
 def test_the_first_setup_leaves_the_page_as_it_was():
-    from snippets.training import ex03_model, ex05_train
+    from snippets.training import ex05_train
 
-    kept = ex05_train.make_batch, ex03_model.D_MODEL, ex05_train.BATCH, ex05_train.LR
+    kept = ex05_train.make_batch, ex05_train.BATCH, ex05_train.LR
     with pytest.raises(ZeroDivisionError):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(ex05_train, "train", lambda **_: 1 / 0)
+            patch.setattr(ex05_train, "train_model", lambda *_: 1 / 0)
             fresh_seeds.measure_first_setup_afresh(0)
-    assert kept == (
-        ex05_train.make_batch,
-        ex03_model.D_MODEL,
-        ex05_train.BATCH,
-        ex05_train.LR,
-    )
+    assert kept == (ex05_train.make_batch, ex05_train.BATCH, ex05_train.LR)
 
 
 def test_the_results_file_is_written_as_the_page_reads_it(tmp_path):
     path = tmp_path / "seed_results.py"
     results = {"code": seed_results["code"], "runs": RUNS, "first set-up": FIRST_SETUP}
-    fresh_seeds.write(results, path)
+    table = design_results["designs"]  # back to {seed: {design: record}}
+    results["designs"] = {
+        seed: {
+            name: tuple(
+                fields[f][k] if f in fields else None for f in fresh_seeds.DESIGN_FIELDS
+            )
+            for name, fields in table.items()
+        }
+        for k, seed in enumerate(fresh_seeds.SEEDS)
+    }
+    designs_path = tmp_path / "design_results.py"
+    fresh_seeds.write(results, path, designs_path)
+    for written, kept in ((path, fresh_seeds.OUTPUT),
+                          (designs_path, fresh_seeds.DESIGN_OUTPUT)):  # fmt: skip
+        assert written.read_text("utf-8") == kept.read_text("utf-8")
     namespace = {}
     exec(path.read_text(encoding="utf-8"), namespace)
     assert namespace["seed_results"] == seed_results
-    assert path.read_text(encoding="utf-8") == fresh_seeds.OUTPUT.read_text("utf-8")
     assert fresh.records(seed_results["runs"]) == RUNS  # the page reads it so
 
 
@@ -509,3 +552,36 @@ def test_the_ov_section_cites_its_source():
     assert "write it $W_{OV}$, in section" in text
     assert '"Attention Heads as Information Movement"' in text
     assert "**OV matrix**" in text
+
+
+# --- the wide head's answers: the lookup it misses --------------------------------
+
+
+def test_the_misses_figure_draws_seed_0s_wide_head_against_the_targets(outcomes):
+    fig = misses.fig
+    x_test, y_test = held_out()
+    with torch.no_grad():
+        guess = outcomes[0].one.after(x_test[: misses.N_SHOWN])[0]
+    learned = outcomes[0].one.test_accuracy.argmax().item()
+    assert learned == misses.learned == 0  # seed 0's wide head: previous value
+    for ax, out in zip(fig.axes, [learned, 1 - learned], strict=True):
+        (points,) = ax.collections
+        drawn = torch.tensor(points.get_offsets().tolist())
+        want = torch.stack(
+            [y_test[: misses.N_SHOWN, :, out].flatten(), guess[..., out].flatten()], -1
+        )
+        torch.testing.assert_close(drawn, want.to(drawn.dtype))
+    assert len(drawn) == misses.N_SHOWN * T == 150  # "the 150 positions"
+    assert "learned" in fig.axes[0].get_title() and "missed" in fig.axes[1].get_title()
+
+
+def test_alt_wide_head_misses():
+    """Left along the diagonal; right, targets from -1 to 1, every answer within
+    the band the alt text states."""
+    band = float(prose_value("training.md", "every answer stays between -{} and"))
+    left, right = (torch.tensor(ax.collections[0].get_offsets().tolist()) for ax in
+                   misses.fig.axes)  # fmt: skip
+    assert ((left[:, 1] - left[:, 0]).abs() < 0.1).float().mean() > 0.85
+    assert right[:, 0].min() < -0.85 and right[:, 0].max() > 0.85  # near -1, 1
+    assert right[:, 1].abs().max() < band
+    assert right[:, 1].abs().max() > band - 0.1  # the bound is not loose

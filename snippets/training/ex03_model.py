@@ -6,19 +6,22 @@ from torch import nn
 
 
 class Attention(nn.Module):
-    """n_heads heads of width d_head, then W_o down to two outputs."""
+    """n_heads heads of width d_head, then W_o down to two outputs.
 
-    def __init__(self, n_heads, d_head, n_outputs=2):
+    d_model: the numbers per position it reads (the task's 8, unless told).
+    """
+
+    def __init__(self, n_heads, d_head, n_outputs=2, d_model=D_MODEL):
         super().__init__()
         self.n_heads, self.d_head = n_heads, d_head
         width = n_heads * d_head  # h * d_head: every head side by side
-        self.W_query = nn.Linear(D_MODEL, width)
-        self.W_key = nn.Linear(D_MODEL, width)
-        self.W_value = nn.Linear(D_MODEL, width)
+        self.W_query = nn.Linear(d_model, width)
+        self.W_key = nn.Linear(d_model, width)
+        self.W_value = nn.Linear(d_model, width)
         self.W_o = nn.Linear(width, n_outputs)
 
     def forward(self, x):
-        n, t, _ = x.shape  # (n, T, D_MODEL)
+        n, t, _ = x.shape  # (n, T, d_model)
 
         def split(z):  # (n, T, heads * d_head) -> (n, heads, T, d_head)
             return z.view(n, t, self.n_heads, self.d_head).transpose(1, 2)

@@ -36,9 +36,9 @@ class Run:
     test_accuracy: torch.Tensor = None  # (2,): previous v, largest-k v
 
 
-def fit(n_heads, d_head, seed, steps):
+def fit(make_model, seed, steps):
     torch.manual_seed(seed)  # the initial weights
-    model = Attention(n_heads, d_head)
+    model = make_model()
     run = Run(before=copy.deepcopy(model), after=model)
     data = torch.Generator().manual_seed(seed)  # the training sequences
     optimizer = torch.optim.Adam(model.parameters(), lr=LR)
@@ -60,14 +60,19 @@ def fit(n_heads, d_head, seed, steps):
     return run
 
 
-def train(n_heads, d_head, seed, steps=STEPS):
+def train_model(make_model, seed, steps=STEPS):
     """Same seed, same run, bit for bit, on any machine."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny tensors: one thread is fastest
     try:
-        return fit(n_heads, d_head, seed, steps)
+        return fit(make_model, seed, steps)
     finally:
         torch.set_num_threads(threads)
+
+
+def train(n_heads, d_head, seed, steps=STEPS):
+    """n_heads heads of width d_head, trained from seed."""
+    return train_model(lambda: Attention(n_heads, d_head), seed, steps)
 
 
 # --8<-- [end:page]

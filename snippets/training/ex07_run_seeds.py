@@ -81,6 +81,30 @@ def saved(run_seed, cache=CACHE):
     return run_or_load
 
 
+def saved_training(train_model, module, cache=CACHE):
+    """train_model(make_model, seed), with each run saved like `saved`'s,
+    keyed on `code_key()` (training), the code `module` imports (which must
+    define the model), the model's structure (its repr) and the seed."""
+
+    def run_or_load(make_model, seed, steps=STEPS):
+        digest = hashlib.sha256(code_key().encode())
+        digest.update(sources_key(module).encode())
+        digest.update(f"{make_model()!r} {seed} {steps}".encode())
+        path = cache / f"run-{digest.hexdigest()[:16]}.pt"
+        if path.exists():
+            return torch.load(path, weights_only=False)
+        run = train_model(make_model, seed, steps)
+        if type(run.after).__module__ == "__main__":
+            return run  # a model defined in a script: no other can load it
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        torch.save(run, partial)
+        partial.replace(path)  # atomic: nobody reads half a file
+        return run
+
+    return run_or_load
+
+
 fresh_run_seed = run_seed
 run_seed = saved(fresh_run_seed)
 
