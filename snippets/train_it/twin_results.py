@@ -6,7 +6,7 @@ lookup, and the claims of the training page that each run breaks."""
 
 # fmt: off
 twin_results = {
-    "code": "38edaef7bbf8e6a6",  # its code_key()
+    "code": "271749f6ca9743c1",  # its code_key()
     "seeds": (0, 100),  # range(start, stop)
     "total": 24576,  # held-out predictions per lookup
     # accurate predictions on each lookup: previous value, largest key's
