@@ -319,7 +319,7 @@ def test_code_rerun_from_earlier_pages_is_indexed_once(built_site):
     assert not [p for p in pages if "data-search-exclude" in p.read_text()]
 
 
-def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
+def test_only_run_first_blocks_made_data_figure_code_and_outputs_are_marked():
     blocks = {
         "From earlier pages (run this first)": True,
         "The code that draws this figure": True,
@@ -334,6 +334,9 @@ def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
         marked = exclude_run_first(html)
         assert ("data-search-exclude" in marked) == excluded, summary
         assert marked.count("data-search-exclude") <= 1
+    text = '<div class="language-text highlight"><pre>0.5</pre></div>'
+    output = f"<!--pytest-codeblocks:expected-output-->\n\n{text}"
+    assert exclude_run_first(output + text).count('data-search-exclude="output"') == 1
 
 
 def test_the_records_that_make_writes_are_not_indexed(built_site):
@@ -344,6 +347,7 @@ def test_the_records_that_make_writes_are_not_indexed(built_site):
         assert data not in text, data  # training, width, train-it, cost pages
     assert "fig.subplots" not in text  # the code that draws the figures
     assert "def where_heads_look" in text  # other code is indexed
+    assert "every gradient is autograd's: True" not in text  # an output block
     pages = sorted(built_site.glob("*/index.html"))
     with_records = {
         p.parent.name for p in pages if "make seeds</code> wrote" in p.read_text()
