@@ -57,6 +57,7 @@ FIGURES = {
     "assets/figures/width-and-depth-depth.svg": (
         "snippets.width_and_depth.ex08_depth_figure"
     ),
+    "assets/figures/real-text-sweep.svg": "snippets.real_text.ex07_figure",
     "assets/figures/real-model-heads.svg": "snippets.real_model.ex06_heatmaps",
     "assets/figures/real-model-token-heads.svg": "snippets.real_model.ex08_token_rows",
     "assets/figures/your-sentence-heads.svg": "snippets.your_sentence.ex02_all_heads",

@@ -66,6 +66,11 @@ CITATIONS = {
         "Vaswani": ["Table 3, rows (A)"],
         "Bhojanapalli": ["abstract"],
     },
+    "real-text.md": {
+        "Vaswani": ["Table 3, rows (A)", "Table 3, rows (B)", "section 6.2"],
+        "Bhojanapalli": ["abstract"],
+        "Karpathy": ['chapter "multi-headed self-attention"'],
+    },
     "real-model.md": {
         "Clark": ["§3", "§3.2"],  # the list items after §3 cite §3.1
         "Wang": ["abstract"],  # MiniLM

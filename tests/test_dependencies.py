@@ -60,6 +60,22 @@ def test_a_run_of_this_file_as_a_script_is_not_saved(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_model_defined_in_a_script_is_not_saved(tmp_path):
+    """The same for `saved_training`, when a script defines the model
+    (`python -m snippets.width_and_depth.ex06_two_layers`)."""
+    from snippets.training.ex07_run_seeds import saved_training
+
+    script_model = type("Model", (), {"__module__": "__main__"})
+    run = type("Run", (), {"after": script_model()})
+
+    def train_model(make_model, seed, steps):
+        return run
+
+    train = saved_training(train_model, "snippets.training.ex05_train", cache=tmp_path)
+    assert train(lambda: "a model", seed=0) is run
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_sources_follow_every_form_of_import(tmp_path, monkeypatch):
     tree = {
         "__init__.py": "",

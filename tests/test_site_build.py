@@ -319,7 +319,7 @@ def test_code_rerun_from_earlier_pages_is_indexed_once(built_site):
     assert not [p for p in pages if "data-search-exclude" in p.read_text()]
 
 
-def test_only_run_first_blocks_made_data_figure_code_and_outputs_are_marked():
+def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
     blocks = {
         "From earlier pages (run this first)": True,
         "The code that draws this figure": True,
@@ -334,9 +334,12 @@ def test_only_run_first_blocks_made_data_figure_code_and_outputs_are_marked():
         marked = exclude_run_first(html)
         assert ("data-search-exclude" in marked) == excluded, summary
         assert marked.count("data-search-exclude") <= 1
-    text = '<div class="language-text highlight"><pre>0.5</pre></div>'
-    output = f"<!--pytest-codeblocks:expected-output-->\n\n{text}"
-    assert exclude_run_first(output + text).count('data-search-exclude="output"') == 1
+    output = '<div class="language-text highlight"><pre><code>1</code></pre></div>'
+    marked = exclude_run_first("<!--pytest-codeblocks:expected-output-->\n" + output)
+    assert marked.count('data-search-exclude="output"') == 1
+    assert "data-search-exclude" not in exclude_run_first(output)  # code, not output
+    code = '<span class="k">def</span> <span class="sd">"""Doc."""</span>'
+    assert exclude_run_first(code).count('data-search-exclude="docstring"') == 1
 
 
 def test_the_records_that_make_writes_are_not_indexed(built_site):
@@ -344,10 +347,13 @@ def test_the_records_that_make_writes_are_not_indexed(built_site):
     text = " ".join(d["text"] for d in docs)
     records = ("seed_results = {", "design_results = {", "twin_results = {")
     for data in (*records, "bench = {"):
-        assert data not in text, data  # training, width, train-it, cost pages
+        assert data not in text, data  # training page, cost page
     assert "fig.subplots" not in text  # the code that draws the figures
+    assert "d_head = 64: 117,479 parameters" not in text  # an output block
+    assert "def count_parameters(model)" in text  # the code that prints it
+    assert "def validation_loss(model, context)" in text  # the code is indexed,
+    assert "Mean cross-entropy, in nats per character" not in text  # its docstring not
     assert "def where_heads_look" in text  # other code is indexed
-    assert "every gradient is autograd's: True" not in text  # an output block
     pages = sorted(built_site.glob("*/index.html"))
     with_records = {
         p.parent.name for p in pages if "make seeds</code> wrote" in p.read_text()

@@ -1,0 +1,106 @@
+"""Written by `make sweep` (benchmarks/head_sweep.py): the real-text page's
+character-level models, trained from scratch on Python's documentation topics
+for each width, number of heads and seed. "runs": one tuple per run, its
+fields named in "fields": the steps trained, the validation loss in nats per
+character, the milliseconds per training step (one thread, two runs at a time
+on the machine in "machine", which others shared), the mean training loss of
+the first 100 steps (which the suite checks by training them again) and the
+run's wall time in seconds. "timing": a training step of each (d_model, h),
+timed after the runs, in rounds in which every model trains in turn on one
+thread: the medians of its wall and CPU milliseconds, and the CPU seconds of
+the rest of a run (building the model, the validation loss)."""
+
+sweep_results = {
+    "code": "03a85ec50f3c665e",
+    "runs key": "927e7123e8e6cd9c",
+    "corpus": "37d06970fc926e60",
+    "machine": {
+        "cpu": "AMD EPYC",
+        "cores": 2,
+        "runs at once": 2,
+        "threads per run": 1,
+        "load average before": 8.0,
+        "load average after": 10.9,
+        "torch": "2.13.0+cpu",
+        "python": "3.11.7",
+        "date": "2026-12-01",
+        "runs trained": 35,
+        "wall minutes": 146.4,
+    },
+    "timing": {
+        "rounds": 5,
+        "steps": 30,
+        "fields": (
+            "d_model",
+            "heads",
+            "wall ms per step",
+            "CPU ms per step",
+            "CPU seconds, rest of a run",
+        ),
+        "date": "2026-12-01",
+        "load average before": 5.2,
+        "models": [
+            (64, 1, 53.8, 23.2, 0.19),
+            (64, 2, 50.1, 25.4, 0.2),
+            (64, 4, 59.1, 27.4, 0.22),
+            (64, 8, 75.8, 37.4, 0.31),
+            (64, 16, 146.2, 53.4, 0.51),
+            (128, 1, 134.0, 65.3, 0.54),
+            (128, 2, 111.4, 67.7, 0.58),
+        ],
+        "load average after": 6.1,
+        "wall minutes": 2.5,
+    },
+    "settings": {
+        "width 64": {"d_model": 64, "heads": (1, 2, 4, 8, 16)},
+        "width 128": {"d_model": 128, "heads": (1, 2)},
+    },
+    "fields": (
+        "d_model",
+        "context",
+        "heads",
+        "seed",
+        "steps",
+        "validation loss",
+        "ms per step",
+        "mean loss, first 100 steps",
+        "seconds",
+    ),
+    "runs": [
+        (64, 64, 1, 0, 2000, 1.60124, 115.1, 3.815863, 231),
+        (64, 64, 1, 1, 2000, 1.62381, 146.6, 3.856873, 295),
+        (64, 64, 1, 2, 2000, 1.60896, 177.2, 3.748873, 355),
+        (64, 64, 1, 3, 2000, 1.63332, 176.2, 3.807318, 353),
+        (64, 64, 1, 4, 2000, 1.58445, 117.7, 3.754009, 236),
+        (64, 64, 2, 0, 2000, 1.6274, 216.9, 3.81554, 435),
+        (64, 64, 2, 1, 2000, 1.58223, 174.5, 3.858904, 350),
+        (64, 64, 2, 2, 2000, 1.61495, 140.0, 3.749636, 281),
+        (64, 64, 2, 3, 2000, 1.64431, 105.0, 3.807996, 211),
+        (64, 64, 2, 4, 2000, 1.59681, 97.1, 3.755081, 195),
+        (64, 64, 4, 0, 2000, 1.64323, 102.8, 3.816522, 206),
+        (64, 64, 4, 1, 2000, 1.60972, 152.6, 3.859617, 307),
+        (64, 64, 4, 2, 2000, 1.64366, 200.9, 3.74984, 405),
+        (64, 64, 4, 3, 2000, 1.67613, 275.8, 3.80823, 553),
+        (64, 64, 4, 4, 2000, 1.61477, 290.4, 3.756525, 583),
+        (64, 64, 8, 0, 2000, 1.66814, 188.4, 3.816591, 378),
+        (64, 64, 8, 1, 2000, 1.66334, 251.9, 3.860802, 506),
+        (64, 64, 8, 2, 2000, 1.67546, 239.6, 3.749869, 480),
+        (64, 64, 8, 3, 2000, 1.71561, 165.2, 3.808366, 331),
+        (64, 64, 8, 4, 2000, 1.68235, 132.3, 3.757418, 266),
+        (64, 64, 16, 0, 2000, 1.68622, 319.8, 3.817006, 641),
+        (64, 64, 16, 1, 2000, 1.7147, 312.3, 3.861836, 626),
+        (64, 64, 16, 2, 2000, 1.72178, 241.2, 3.749738, 485),
+        (64, 64, 16, 3, 2000, 1.73628, 289.0, 3.808445, 586),
+        (64, 64, 16, 4, 2000, 1.71888, 334.2, 3.757595, 671),
+        (128, 64, 1, 0, 2000, 1.36821, 542.0, 3.438164, 1088),
+        (128, 64, 1, 1, 2000, 1.37117, 379.1, 3.45982, 760),
+        (128, 64, 1, 2, 2000, 1.36996, 371.0, 3.425293, 743),
+        (128, 64, 1, 3, 2000, 1.3811, 324.1, 3.479859, 651),
+        (128, 64, 1, 4, 2000, 1.3765, 326.1, 3.453983, 654),
+        (128, 64, 2, 0, 2000, 1.34054, 260.7, 3.438163, 532),
+        (128, 64, 2, 1, 2000, 1.33861, 267.4, 3.459588, 545),
+        (128, 64, 2, 2, 2000, 1.35027, 355.6, 3.42527, 713),
+        (128, 64, 2, 3, 2000, 1.34675, 358.2, 3.481519, 720),
+        (128, 64, 2, 4, 2000, 1.34996, 562.6, 3.45345, 1128),
+    ],
+}
