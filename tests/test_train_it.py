@@ -275,6 +275,24 @@ def test_the_records_are_for_this_code():
     }
 
 
+def test_the_pages_runs_are_trained_once_then_loaded(tmp_path, monkeypatch):
+    """ex04_pytorch.saved: a run is trained and saved the first time, loaded
+    after (a key per function and arguments)."""
+    module = pytorch.lazy_module()
+    monkeypatch.setattr(module, "CACHE", tmp_path)
+    calls = []
+
+    def run(seed):
+        calls.append(seed)
+        return {"seed": torch.tensor([seed], dtype=torch.float64)}
+
+    cached = module.saved(run)
+    first, again, other = cached(3), cached(3), cached(seed=4)
+    assert calls == [3, 4] and torch.equal(first["seed"], again["seed"])
+    assert other["seed"].item() == 4
+    assert len(list(tmp_path.glob("demo-*.pt"))) == 2
+
+
 def test_a_run_trained_again_gives_its_records():
     """Two heads of width 2, the last seed checked step for step, trained again
     by PyTorch: its loss at every step and its final weights are those
