@@ -12,7 +12,7 @@ export NO_MKDOCS_2_WARNING := 1
 # 4x slower, the figures' forward passes 10x). It changes no result.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: serve test build lint format page new-page update-outputs bench bench-live seeds sweep audit clean chromium
+.PHONY: serve test test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin bench-trainer audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -82,6 +82,13 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder \
 	  --cov --cov-report=term-missing:skip-covered
 
+# The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
+# rates (snippets/train_it/twin_results.py): minutes, so not in `make test`;
+# .ci/run calls it after `make test`.
+test-trainer-seeds: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's 100 seeds against PyTorch's, in Chromium (minutes)
+	HEADS_TRAINER_SEEDS=1 $(BIN)/python -m pytest tests/browser/test_train_it.py \
+	  -k train_100_seeds -p no:cacheprovider --no-cov
+
 build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict
 
@@ -135,6 +142,15 @@ seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); t
 sweep: $(STAMP)  ## the real-text page's sweep of heads and seeds (about 27 minutes on 2 idle cores); the page shows it
 	nice -n 10 $(BIN)/python -m benchmarks.head_sweep
 	$(BIN)/python -m pytest docs/real-text.md --update-outputs -q -p no:cacheprovider
+
+# Writes snippets/train_it/twin_results.py and tests/data/train_it_steps.json, then
+# the output blocks of the page that prints from them.
+twin: $(STAMP)  ## the live trainer's runs in PyTorch, float64 (minutes): the page's rates, the browser's reference
+	$(BIN)/python -m benchmarks.train_it_twin
+	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
+
+bench-trainer: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's steps per second in Chromium, against its goal
+	$(BIN)/python -m benchmarks.bench_trainer
 
 bench-live: $(STAMP) $(NODE_STAMP) chromium  ## the live explorer's bytes and speed in Chromium, against its goals
 	$(BIN)/python -m benchmarks.bench_live_model

@@ -34,7 +34,10 @@ NEXT_BUTTON = re.compile(r"\[Next: [^\]]+? :material-arrow-right:\]\(([\w-]+\.md
 OWNED = ["index.md", "one-head.md", "second-head.md", "try-it.md", "explorer.md"]
 # A Next button leads to the page after it in the nav, or past a side trip
 # whose own Next button comes back to the same page.
-SIDE_TRIPS = {"real-model.md": "your-sentence.md"}  # the live explorer
+SIDE_TRIPS = {  # explorers beside the path: the Next button skips them
+    "real-model.md": "your-sentence.md",
+    "training.md": "train-it.md",
+}
 ALL_PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
 
 

@@ -354,7 +354,8 @@ def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
 def test_the_records_that_make_writes_are_not_indexed(built_site):
     docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
     text = " ".join(d["text"] for d in docs)
-    for data in ("seed_results = {", "design_results = {", "bench = {"):
+    records = ("seed_results = {", "design_results = {", "twin_results = {")
+    for data in (*records, "bench = {"):
         assert data not in text, data  # training page, cost page
     assert "fig.subplots" not in text  # the code that draws the figures
     assert "d_head = 64: 117,479 parameters" not in text  # an output block

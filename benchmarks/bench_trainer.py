@@ -1,0 +1,104 @@
+"""The live trainer's speed (docs/train-it.md), in headless Chromium on this machine:
+a benchmark that prints figures against the goal (issue 29), not a test.
+
+    make bench-trainer
+    python -m benchmarks.bench_trainer [--site DIR] [--runs N]
+
+It serves a strict build (or the site in DIR) on 127.0.0.1, as scripts/audit.py
+does, opens the trainer's page and presses Train, with the frames drawn as a
+reader sees them, for:
+
+- the page's default: two heads of width 2 and one head of width 4, side by side
+  (one Web Worker each), 800 steps each;
+- each design alone (one worker);
+
+and prints, the median of N runs after one that warms up, the seconds from Train
+to the last frame and the measures (as the page reports them), and the steps per
+second: the steps of every design trained, over those seconds. It also records the
+main thread's long tasks (over 50 ms) while the runs train: there should be none.
+
+Goal: 800 steps of the two designs side by side in at most 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from hooks.build import build, serve
+from scripts.find_chromium import CHROMIUM_ARGS, chromium
+
+GOAL_S = 1.0
+STEPS = 800
+CASES = [["2x2", "1x4"], ["2x2"], ["1x4"], ["4x1"]]
+DONE = "() => document.getElementById('train-it').dataset.state === 'done'"
+LONG_TASKS = """
+window.heads_long_tasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.heads_long_tasks.push(e.duration);
+}).observe({ type: "longtask", buffered: true });
+"""
+
+
+def measure(url: str, runs: int) -> dict:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium()), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.add_init_script(LONG_TASKS)
+        page.goto(url + "train-it/")
+        page.locator("#train-it[data-ready='true']").wait_for()
+        page.wait_for_load_state("networkidle")
+        page.evaluate("() => { window.heads_long_tasks.length = 0; }")
+        found = {}
+        for designs in CASES:
+            for box in page.locator("input[name='design']").all():
+                box.set_checked(box.get_attribute("value") in designs)
+            times = []
+            for run in range(runs + 1):  # the first warms up
+                page.locator("input[name='seed']").fill(str(run))
+                page.locator("[data-action='train']").click()
+                page.wait_for_function(DONE, timeout=120_000)
+                if run:
+                    times.append(
+                        float(page.locator("#train-it").get_attribute("data-seconds"))
+                    )
+            found[",".join(designs)] = statistics.median(times)
+        long_tasks = page.evaluate("() => window.heads_long_tasks")
+        browser.close()
+    return {"seconds": found, "long tasks": long_tasks}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, help="a site already built there")
+    parser.add_argument("--runs", type=int, default=5, help="runs per case")
+    args = parser.parse_args()
+    site = args.site or build(Path(tempfile.mkdtemp(prefix="heads-bench-")))
+    url, server = serve(site)
+    result = measure(url, args.runs)
+    server.shutdown()
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"The live trainer in headless Chromium, median of {args.runs} runs "
+          f"(load average {load}, {os.cpu_count()} cores):")  # fmt: skip
+    for case, seconds in result["seconds"].items():
+        designs = case.split(",")
+        steps = STEPS * len(designs)
+        goal = f"   goal <= {GOAL_S} s" if len(designs) == 2 else ""
+        print(f"  {' and '.join(designs):10} {seconds:5.2f} s for {STEPS} steps each, "
+              f"{steps / seconds:6.0f} steps/s{goal}")  # fmt: skip
+    tasks = result["long tasks"]
+    print(
+        f"Main thread: {len(tasks)} long tasks while training"
+        + (f" (longest {max(tasks):.0f} ms)" if tasks else "")
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

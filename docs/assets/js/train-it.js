@@ -1,0 +1,701 @@
+// The live trainer on docs/train-it.md: the controls, the drawing, the link. The
+// training itself runs in Web Workers (assets/js/trainer.js, fetched when the
+// reader first presses Train): one per design for a run, a few for "Train 100
+// seeds". Its settings (steps, batch, learning rate, the claims' thresholds) are
+// embedded in the page at build time from the Python snippets the page shows
+// (hooks/trainer.py), and tests/browser/test_train_it.py checks what it shows
+// against PyTorch.
+(() => {
+  "use strict";
+
+  const root = document.getElementById("train-it");
+  const source = document.getElementById("train-it-data");
+  if (!root || !source) return;
+  const config = JSON.parse(source.textContent);
+  const part = (name) => root.querySelector(`[data-part="${name}"]`);
+  const SVG = "http://www.w3.org/2000/svg";
+  const form = root.querySelector("form");
+  const f = form.elements;
+  const DESIGNS = [...f.design].map((box) => box.value); // "2x2", "1x4", "4x1"
+  const NAMES = Object.fromEntries(
+    DESIGNS.map((d) => {
+      const [heads, width] = config.designs[d];
+      return [d, `${heads} head${heads > 1 ? "s" : ""} of width ${width}`];
+    }),
+  );
+  const LOOKUPS = ["v[i\u22121]", "v[max k]"]; // the two outputs: previous value, largest key's
+  const T = 6;
+  const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+
+  // --- small DOM helpers ---------------------------------------------------------
+  const html = (name, attributes = {}, parent = null, text = null) => {
+    const el = document.createElement(name);
+    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, value);
+    if (text !== null) el.textContent = text;
+    if (parent) parent.append(el);
+    return el;
+  };
+  const svg = (name, attributes = {}, parent = null) => {
+    const el = document.createElementNS(SVG, name);
+    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, value);
+    if (parent) parent.append(el);
+    return el;
+  };
+  // A number the page shows: its text, and (for the tests) what it is and its value.
+  function setNumber(el, key, value, digits = 2) {
+    el.dataset.num = key;
+    el.dataset.value = String(value);
+    el.textContent = value.toFixed(digits);
+  }
+  const setText = (el, text) => {
+    if (el.textContent !== text) el.textContent = text;
+  };
+
+  // --- the workers ------------------------------------------------------------------
+  // A worker: ask() posts a message and resolves with the worker's "done" reply to
+  // it, handing each "frame" on the way to onFrame. The worker answers in order.
+  let asked = 0;
+  class Trainer {
+    constructor() {
+      this.worker = new Worker(config.trainer);
+      this.pending = new Map(); // id -> what to call with the replies
+      this.worker.onmessage = ({ data }) => {
+        const call = this.pending.get(data.id);
+        if (!call) return;
+        if (data.kind === "frame") call.onFrame(data);
+        else {
+          this.pending.delete(data.id);
+          call.resolve(data);
+        }
+      };
+      this.worker.onerror = (event) => {
+        event.preventDefault();
+        this.fail(new Error(event.message || "the trainer failed"));
+      };
+    }
+
+    ask(message, onFrame = () => {}) {
+      asked += 1;
+      const id = asked;
+      return new Promise((resolve, reject) => {
+        this.pending.set(id, { resolve, reject, onFrame });
+        this.worker.postMessage({ ...message, id, config });
+      });
+    }
+
+    fail(error) {
+      for (const call of this.pending.values()) call.reject(error);
+      this.pending.clear();
+    }
+
+    stop() {
+      this.worker.terminate();
+      this.fail(new Stopped());
+    }
+  }
+  class Stopped extends Error {}
+
+  let workers = []; // the workers of the current task; stopped by the next
+  let task = 0; // which task is current: a stopped task's replies are ignored
+  function stopAll() {
+    for (const w of workers) w.stop();
+    workers = [];
+    task += 1;
+    return task;
+  }
+
+  // --- the form ---------------------------------------------------------------------
+  const status = part("status");
+  const seedError = root.querySelector("#train-it-seed-error");
+  const chosenDesigns = () => [...f.design].filter((box) => box.checked).map((box) => box.value);
+
+  // Any whole number, as Python's random.seed takes it (a BigInt: no size limit).
+  function readSeed() {
+    const text = f.seed.value.trim();
+    const ok = /^[-+]?\d+$/.test(text);
+    f.seed.setAttribute("aria-invalid", ok ? "false" : "true");
+    seedError.textContent = ok ? "" : "A seed is a whole number, such as 0, 7 or -12.";
+    return ok ? BigInt(text) : null;
+  }
+
+  const stopButton = root.querySelector("[data-action='stop']");
+  function setBusy(busy) {
+    if (busy) root.dataset.state = "training";
+    else if (root.dataset.state === "training") root.dataset.state = "idle";
+    stopButton.disabled = !busy;
+  }
+
+  // --- the loss chart -------------------------------------------------------------
+  const WIDE = 600;
+  const HIGH = 250;
+  const PAD = { left: 84, right: 30, top: 14, bottom: 52 };
+  const LOW = -4; // log10 of the lowest loss drawn; the highest is 1
+  const xOf = (step) => PAD.left + (step / config.steps) * (WIDE - PAD.left - PAD.right);
+  const yOf = (loss) => {
+    const l = Math.max(LOW, Math.min(0, Math.log10(loss)));
+    return PAD.top + (-l / -LOW) * (HIGH - PAD.top - PAD.bottom);
+  };
+  const lossSvg = svg("svg", {
+    viewBox: `0 0 ${WIDE} ${HIGH}`,
+    role: "img",
+    "aria-labelledby": "train-it-loss-caption",
+    class: "heads-trainer__chart",
+  });
+  part("loss").append(lossSvg);
+  const axes = svg("g", { class: "heads-trainer__axes", "aria-hidden": "true" }, lossSvg);
+  for (let e = 0; e >= LOW; e -= 1) {
+    const y = yOf(10 ** e);
+    svg("line", { x1: PAD.left, x2: WIDE - PAD.right, y1: y, y2: y, class: "grid" }, axes);
+    svg("text", { x: PAD.left - 6, y, class: "tick tick--y" }, axes).textContent = String(10 ** e);
+  }
+  for (let step = 0; step <= config.steps; step += config.steps / 4) {
+    const tick = svg("text", { x: xOf(step), y: HIGH - PAD.bottom + 22, class: "tick" }, axes);
+    tick.textContent = String(step);
+  }
+  svg("text", { x: (PAD.left + WIDE - PAD.right) / 2, y: HIGH - 6, class: "label" }, axes).textContent =
+    "step";
+  const marker = svg(
+    "line",
+    {
+      class: "heads-trainer__marker",
+      y1: PAD.top,
+      y2: HIGH - PAD.bottom,
+    },
+    lossSvg,
+  );
+  const curves = {};
+  const legend = html("ul", { class: "heads-trainer__legend" }, part("loss"));
+  const legendItems = {};
+  for (const d of DESIGNS) {
+    curves[d] = svg("path", { class: `heads-trainer__curve heads-trainer__curve--${d}` }, lossSvg);
+    const item = html("li", { hidden: "" }, legend);
+    const swatch = svg("svg", { viewBox: "0 0 30 10", "aria-hidden": "true" }, item);
+    const line = { x1: 0, x2: 30, y1: 5, y2: 5 };
+    svg("line", { ...line, class: `heads-trainer__curve heads-trainer__curve--${d}` }, swatch);
+    item.append(NAMES[d]);
+    legendItems[d] = item;
+  }
+  function drawLosses(losses, upTo) {
+    // losses: design -> its losses so far; upTo: the last step drawn
+    for (const d of DESIGNS) {
+      const l = losses[d];
+      if (!l) {
+        curves[d].setAttribute("d", "");
+        continue;
+      }
+      const n = Math.min(upTo, l.length);
+      let path = "";
+      for (let s = 0; s < n; s += 1) {
+        path += `${s ? "L" : "M"}${xOf(s + 1).toFixed(1)} ${yOf(l[s]).toFixed(1)}`;
+      }
+      curves[d].setAttribute("d", path);
+    }
+    marker.setAttribute("x1", xOf(upTo));
+    marker.setAttribute("x2", xOf(upTo));
+  }
+
+  // --- a panel for each design: its heads' maps, its accuracy, switching heads off --
+  const panels = part("panels");
+  const tablesBox = part("tables");
+  const CELL = 22;
+  const LEFT = 22;
+  const TOP = 22;
+  let shown = {}; // design -> its panel's parts
+
+  function panelFor(design, index) {
+    const [heads] = config.designs[design];
+    const box = html(
+      "section",
+      {
+        class: `heads-trainer__design heads-trainer__design--${design}`,
+        "aria-label": NAMES[design],
+      },
+      panels,
+    );
+    html("p", { class: "heads-trainer__design-title" }, box, NAMES[design]);
+    const maps = html("div", { class: "heads-trainer__maps" }, box);
+    const headMaps = [];
+    for (let h = 0; h < heads; h += 1) {
+      const figure = html("figure", { class: "heads-trainer__map" }, maps);
+      html("figcaption", {}, figure, `Head ${h + 1}`);
+      const side = LEFT + T * CELL;
+      const viewBox = `0 0 ${side + 2} ${TOP + T * CELL + 2}`;
+      const map = svg("svg", { viewBox, role: "img" }, figure);
+      for (let u = 0; u < T; u += 1) {
+        const label = u === config.shown_top ? `${u}\u2605` : String(u); // the largest key: a star
+        const middle = u * CELL + CELL / 2;
+        svg("text", { x: LEFT + middle, y: TOP - 6, class: "col" }, map).textContent = label;
+        svg("text", { x: LEFT - 5, y: TOP + middle, class: "row" }, map).textContent = String(u);
+      }
+      const cells = [];
+      for (let t = 0; t < T; t += 1) {
+        for (let u = 0; u < T; u += 1) {
+          cells.push(
+            svg(
+              "rect",
+              {
+                x: LEFT + u * CELL,
+                y: TOP + t * CELL,
+                width: CELL,
+                height: CELL,
+                class: "heads-trainer__cell",
+                "data-cell": `${design}.${h}.${t}.${u}`,
+                "fill-opacity": "0",
+              },
+              map,
+            ),
+          );
+        }
+      }
+      headMaps.push({ map, cells });
+    }
+    const accuracy = html("dl", { class: "heads-trainer__accuracy" }, box);
+    const bars = LOOKUPS.map((name) => {
+      html("dt", {}, accuracy, name);
+      const dd = html("dd", {}, accuracy);
+      const track = html("span", { class: "heads-trainer__track", "aria-hidden": "true" }, dd);
+      const bar = html("span", { class: "heads-trainer__bar" }, track);
+      return { bar, value: html("span", { class: "heads-trainer__value" }, dd) };
+    });
+    const accuracyNote = html("p", { class: "heads-trainer__note" }, box);
+    const verdict = html("p", { class: "heads-trainer__verdict" }, box);
+    const off = html("fieldset", { class: "heads-trainer__off", disabled: "" }, box);
+    html("legend", {}, off, "Switch a head off (after training)");
+    const switches = [];
+    for (let h = 0; h < heads; h += 1) {
+      const label = html("label", {}, off, `Head ${h + 1} `);
+      const select = html("select", { name: `off-${design}-${h}` }, label);
+      for (const [value, text] of [
+        ["on", "on"],
+        ["zero", "zeroed"],
+        ["mean", "set to its mean"],
+      ]) {
+        html("option", { value }, select, text);
+      }
+      select.addEventListener("change", () => ablate(design));
+      switches.push(select);
+    }
+    const offResult = html("p", { class: "heads-trainer__off-result", "aria-live": "polite" }, off);
+    // the numbers, as a table (always in the page; the checkbox shows it)
+    const table = html("table", { class: "heads-trainer__table" }, tablesBox);
+    html("caption", {}, table, `${NAMES[design]}: the numbers at the step shown`);
+    const body = html("tbody", {}, table);
+    const row = (label) => {
+      const tr = html("tr", {}, body);
+      html("th", { scope: "row" }, tr, label);
+      return html("td", {}, tr);
+    };
+    const cellsOf = {
+      loss: row("loss at this step"),
+      accuracy: LOOKUPS.map((name) => row(`accuracy on ${name}, this step's batch`)),
+      looks: Array.from({ length: heads }, (_, h) => [
+        row(`head ${h + 1}: weight on the previous position`),
+        row(`head ${h + 1}: weight on the largest key`),
+      ]),
+    };
+    legendItems[design].hidden = false;
+    return {
+      design,
+      index,
+      heads,
+      maps: headMaps,
+      bars,
+      accuracyNote,
+      verdict,
+      off,
+      switches,
+      offResult,
+      cellsOf,
+    };
+  }
+
+  // Where a head's rows put their weight, for the shown sequence: the mean over its
+  // rows of the weight on the previous position, and on the largest key.
+  function looksOf(maps, h) {
+    let previous = 0;
+    let top = 0;
+    for (let t = 0; t < T; t += 1) {
+      previous += maps[(h * T + t) * T + ((t + T - 1) % T)];
+      top += maps[(h * T + t) * T + config.shown_top];
+    }
+    return [previous / T, top / T];
+  }
+
+  // One design's frame: its maps and the accuracy on the batch of that step.
+  function drawFrame(p, frame, step, loss) {
+    p.maps.forEach(({ map, cells }, h) => {
+      cells.forEach((cell, i) => {
+        cell.setAttribute("fill-opacity", String(frame.maps[h * T * T + i]));
+      });
+      const [previous, top] = looksOf(frame.maps, h);
+      map.setAttribute(
+        "aria-label",
+        `Head ${h + 1} at step ${step}, ` +
+          `position ${config.shown_top} holding the largest key: ` +
+          `its rows put ${previous.toFixed(2)} of their weight on the previous position ` +
+          `and ${top.toFixed(2)} on the largest key, on average`,
+      );
+      setNumber(p.cellsOf.looks[h][0], `${p.design}.looks.${h}.0`, previous);
+      setNumber(p.cellsOf.looks[h][1], `${p.design}.looks.${h}.1`, top);
+    });
+    const accuracy = frame.accuracy ?? [NaN, NaN];
+    p.bars.forEach(({ bar, value }, i) => {
+      const a = accuracy[i];
+      bar.style.width = Number.isNaN(a) ? "0" : `${(a * 100).toFixed(1)}%`;
+      if (Number.isNaN(a)) value.textContent = "\u2013";
+      else setNumber(value, `${p.design}.accuracy.${i}`, a);
+      if (Number.isNaN(a)) p.cellsOf.accuracy[i].textContent = "\u2013";
+      else setNumber(p.cellsOf.accuracy[i], `${p.design}.accuracy.${i}`, a);
+    });
+    setText(
+      p.accuracyNote,
+      step === 0
+        ? "Accuracy: none yet, before the first step."
+        : `Accuracy on step ${step}'s batch: the share of outputs within ${config.tol} of the ` + "target.",
+    );
+    if (loss === undefined) p.cellsOf.loss.textContent = "\u2013";
+    else setNumber(p.cellsOf.loss, `${p.design}.loss`, loss, 6);
+  }
+
+  // --- one run: the chosen designs from one seed ------------------------------------
+  let current = null; // the run shown: designs, seed, frames, losses, results
+  const stepInput = root.querySelector("#train-it-step");
+  const stepValue = part("step-value");
+  part("steps").textContent = String(config.steps);
+  stepInput.max = String(config.steps);
+  stepInput.step = String(config.every);
+  const link = part("link");
+
+  function draw(step) {
+    if (!current) return;
+    const index = Math.round(step / config.every);
+    for (const p of Object.values(shown)) {
+      const frame = current.frames[p.design][index];
+      if (frame) drawFrame(p, frame, step, current.losses[p.design][step - 1]);
+    }
+    drawLosses(current.losses, step);
+    stepValue.textContent = String(step);
+    stepInput.value = String(step);
+    stepInput.setAttribute("aria-valuetext", `step ${step} of ${config.steps}`);
+  }
+
+  function hashOf(run, step) {
+    return `#designs=${run.designs.join(",")}&seed=${run.seed}&step=${step}`;
+  }
+
+  async function trainRun(designs, seed, showStep = config.steps) {
+    const me = stopAll();
+    setBusy(true);
+    part("seeds").hidden = root.dataset.seedsShown !== "true";
+    part("run").hidden = false;
+    panels.textContent = "";
+    tablesBox.textContent = "";
+    Object.values(legendItems).forEach((item) => {
+      item.hidden = true;
+    });
+    shown = Object.fromEntries(designs.map((d, i) => [d, panelFor(d, i)]));
+    current = {
+      designs,
+      seed: String(seed),
+      results: null,
+      step: 0,
+      frames: Object.fromEntries(designs.map((d) => [d, []])),
+      losses: Object.fromEntries(designs.map((d) => [d, []])),
+    };
+    const run = current;
+    stepInput.disabled = true;
+    link.hidden = true;
+    drawLosses(run.losses, 0);
+    const animate = !reducedMotion.matches;
+    status.textContent =
+      `Training ${designs.map((d) => NAMES[d]).join(" and ")}, seed ${seed}` +
+      (animate ? "\u2026" : ": drawn when done, as your system asks for less motion\u2026");
+    let pending = false; // a frame waiting to be drawn
+    const latest = Object.fromEntries(designs.map((d) => [d, 0]));
+    const redraw = () => {
+      pending = false;
+      if (current !== run || run.results) return;
+      for (const d of designs) {
+        const step = latest[d];
+        const frame = run.frames[d][step / config.every];
+        if (frame) drawFrame(shown[d], frame, step, run.losses[d][step - 1]);
+      }
+      const slowest = Math.min(...Object.values(latest));
+      drawLosses(run.losses, Math.max(...Object.values(latest)));
+      marker.setAttribute("x1", xOf(slowest));
+      marker.setAttribute("x2", xOf(slowest));
+      stepValue.textContent = String(slowest);
+      stepInput.value = String(slowest);
+    };
+    const started = performance.now();
+    workers = designs.map(() => new Trainer());
+    try {
+      const replies = await Promise.all(
+        designs.map((d, i) =>
+          workers[i].ask(
+            { kind: "train", designs: [d], seed: String(seed), every: config.every },
+            (frame) => {
+              const [mine] = frame.designs;
+              run.frames[d][frame.step / config.every] = mine;
+              run.losses[d].push(...mine.losses);
+              latest[d] = frame.step;
+              if (animate && !pending) {
+                pending = true;
+                requestAnimationFrame(redraw);
+              }
+            },
+          ),
+        ),
+      );
+      const runs = replies.map((r) => r.runs[0]);
+      const measured = runs.map(({ design, after, before }) => ({ design, after, before }));
+      const { broken } = await workers[0].ask({ kind: "verdicts", runs: measured });
+      if (me !== task) return;
+      run.seconds = (performance.now() - started) / 1000;
+      run.results = Object.fromEntries(runs.map((r, i) => [r.design, { ...r, broken: broken[i] }]));
+      run.losses = Object.fromEntries(runs.map((r) => [r.design, r.losses]));
+      finish(run, showStep);
+    } catch (error) {
+      if (error instanceof Stopped || me !== task) return;
+      status.textContent = `The trainer stopped with an error: ${error.message}`;
+      throw error;
+    } finally {
+      if (me === task) setBusy(false);
+    }
+  }
+
+  function finish(run, showStep) {
+    const frame = Math.round(showStep / config.every) * config.every; // a step with a frame
+    const step = Math.max(0, Math.min(config.steps, frame));
+    for (const p of Object.values(shown)) {
+      const r = run.results[p.design];
+      const accuracy = r.after.correct.map((c) => c / r.after.total);
+      p.verdict.textContent = "";
+      p.verdict.append(`Held out, after training: accuracy `);
+      accuracy.forEach((a, i) => {
+        p.verdict.append(`${i ? ", " : ""}${LOOKUPS[i]} `);
+        setNumber(html("span", {}, p.verdict), `${p.design}.held-out.${i}`, a);
+      });
+      p.verdict.append(". ");
+      const claims =
+        r.broken === null
+          ? ""
+          : r.broken.length
+            ? `It breaks the training page's claims: ${r.broken.join("; ")}.`
+            : "It meets every claim the training page makes about it.";
+      p.verdict.append(claims);
+      p.verdict.dataset.broken = JSON.stringify(r.broken);
+      p.off.disabled = false;
+      p.switches.forEach((s) => {
+        s.value = "on";
+      });
+      p.offResult.textContent = "";
+    }
+    stepInput.disabled = false;
+    draw(step);
+    link.hidden = false;
+    updateLink(step);
+    root.dataset.state = "done";
+    root.results = run.results; // for the tests: losses, weights, measures, verdicts
+    root.dataset.seconds = String(run.seconds); // for the benchmark
+    status.textContent =
+      `Trained seed ${run.seed} in ${run.seconds.toFixed(1)} s. ` +
+      Object.values(shown)
+        .map(
+          (p) =>
+            `${NAMES[p.design]}: ` +
+            (run.results[p.design].broken.length
+              ? `breaks ${run.results[p.design].broken.length} of the claims`
+              : "meets every claim"),
+        )
+        .join("; ") +
+      ".";
+  }
+
+  function updateLink(step) {
+    const hash = hashOf(current, step);
+    link.href = hash;
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+
+  stepInput.addEventListener("input", () => {
+    if (!current?.results) return;
+    const step = Number(stepInput.value);
+    draw(step);
+    updateLink(step);
+  });
+
+  // --- switching heads off, after training ------------------------------------------
+  async function ablate(design) {
+    const p = shown[design];
+    const worker = workers[current.designs.indexOf(design)];
+    if (!worker || !current.results) return;
+    const removed = p.switches.map((s) => s.value);
+    const me = task;
+    const { measured } = await worker.ask({ kind: "ablate", design, removed });
+    if (me !== task) return;
+    const whole = current.results[design].after;
+    p.offResult.textContent = "";
+    if (removed.every((how) => how === "on")) {
+      p.offResult.textContent = "Every head is on.";
+      return;
+    }
+    p.offResult.append("Held-out accuracy with these heads: ");
+    LOOKUPS.forEach((name, i) => {
+      p.offResult.append(`${i ? "; " : ""}${name} `);
+      const off = measured.correct[i] / measured.total;
+      setNumber(html("span", {}, p.offResult), `${design}.off.${i}`, off);
+      p.offResult.append(" (with every head: ");
+      const on = whole.correct[i] / whole.total;
+      setNumber(html("span", {}, p.offResult), `${design}.held-out.${i}`, on);
+      p.offResult.append(")");
+    });
+    p.offResult.append(".");
+    p.offResult.dataset.removed = removed.join(",");
+  }
+
+  // --- 100 seeds ------------------------------------------------------------------------
+  const seedsBox = part("seeds");
+  const ratesBody = part("rates").querySelector("tbody");
+  const progress = part("seeds-progress");
+
+  async function trainSeeds(start) {
+    const me = stopAll();
+    setBusy(true);
+    root.dataset.seedsShown = "true";
+    seedsBox.hidden = false;
+    const count = config.seeds[1] - config.seeds[0];
+    const seeds = Array.from({ length: count }, (_, i) => start + BigInt(i));
+    part("seeds-title").textContent = `Seeds ${seeds[0]} to ${seeds[count - 1]}`;
+    const records = new Map();
+    root.seedRecords = records;
+    const rows = Object.fromEntries(
+      DESIGNS.map((d) => {
+        const tr = html("tr", { "data-design": d });
+        html("th", { scope: "row" }, tr, NAMES[d]);
+        const [meets, accurate, failing] = [0, 1, 2].map(() => html("td", {}, tr));
+        return [d, { meets, accurate, failing }];
+      }),
+    );
+    ratesBody.replaceChildren(...Object.values(rows).map((r) => r.meets.parentElement));
+    const show = () => {
+      const done = [...records.values()];
+      const end = done.length === count ? "." : "\u2026";
+      progress.textContent = `${done.length} of ${count} seeds trained${end}`;
+      for (const d of DESIGNS) {
+        const meets = done.filter((r) => r[d].broken.length === 0).length;
+        const accurate = done.filter(
+          (r) => Math.min(...r[d].after.correct) / r[d].after.total >= config.claims.two_heads_min_accuracy,
+        ).length;
+        rows[d].meets.textContent = `${meets} of ${done.length}`;
+        rows[d].meets.dataset.value = String(meets);
+        rows[d].accurate.textContent = `${accurate} of ${done.length}`;
+        rows[d].accurate.dataset.value = String(accurate);
+        const failing = [...records.entries()]
+          .filter(([, r]) => r[d].broken.length)
+          .map(([s]) => s)
+          .sort((a, b) => (a < b ? -1 : 1));
+        rows[d].failing.replaceChildren(
+          ...failing.flatMap((s, i) => {
+            const href = `#designs=${DESIGNS.join(",")}&seed=${s}&step=${config.steps}`;
+            const a = html("a", { href }, null, String(s));
+            a.title = `seed ${s}: ${records.get(s)[d].broken.join("; ")}`;
+            return i ? [", ", a] : [a];
+          }),
+        );
+        if (!failing.length) rows[d].failing.textContent = "none";
+      }
+    };
+    show();
+    status.textContent = `Training seeds ${seeds[0]} to ${seeds[count - 1]}, every design\u2026`;
+    const started = performance.now();
+    const queue = [...seeds];
+    const n = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+    workers = Array.from({ length: Math.min(n, count) }, () => new Trainer());
+    try {
+      await Promise.all(
+        workers.map(async (worker) => {
+          while (queue.length && me === task) {
+            const seed = queue.shift();
+            const { runs } = await worker.ask({
+              kind: "train",
+              designs: DESIGNS,
+              seed: String(seed),
+              every: 0,
+              lean: true,
+            });
+            const { broken } = await worker.ask({ kind: "verdicts", runs });
+            if (me !== task) return;
+            const record = runs.map((r, i) => [r.design, { after: r.after, broken: broken[i] }]);
+            records.set(seed, Object.fromEntries(record));
+            show();
+          }
+        }),
+      );
+      if (me !== task) return;
+      const seconds = (performance.now() - started) / 1000;
+      status.textContent = `Trained ${count} seeds, every design, in ${seconds.toFixed(0)} s.`;
+      root.dataset.state = "seeds-done";
+    } catch (error) {
+      if (error instanceof Stopped || me !== task) return;
+      status.textContent = `The trainer stopped with an error: ${error.message}`;
+      throw error;
+    } finally {
+      if (me === task) {
+        setBusy(false);
+        if (records.size === count) root.dataset.state = "seeds-done";
+      }
+    }
+  }
+
+  // --- what starts it: the buttons, and a link with a run in it -------------------------
+  function fromHash() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (!params.has("seed")) return false;
+    const designs = (params.get("designs") || "").split(",").filter((d) => DESIGNS.includes(d));
+    if (!designs.length) return false;
+    for (const box of f.design) box.checked = designs.includes(box.value);
+    f.seed.value = params.get("seed");
+    const seed = readSeed();
+    if (seed === null) return false;
+    const step = Number(params.get("step") ?? config.steps);
+    trainRun(chosenDesigns(), seed, Number.isFinite(step) ? step : config.steps);
+    return true;
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const seed = readSeed();
+    const designs = chosenDesigns();
+    if (seed === null) return;
+    if (!designs.length) {
+      status.textContent = "Choose at least one design to train.";
+      return;
+    }
+    trainRun(designs, seed);
+  });
+  root.querySelector("[data-action='seeds']").addEventListener("click", () => {
+    const seed = readSeed();
+    if (seed !== null) trainSeeds(seed);
+  });
+  stopButton.addEventListener("click", () => {
+    stopAll();
+    setBusy(false);
+    status.textContent = "Stopped.";
+  });
+  f.seed.addEventListener("input", () => {
+    if (f.seed.getAttribute("aria-invalid") === "true") readSeed();
+  });
+  const tablesSwitch = root.querySelector("input[name='show_tables']");
+  const showTables = () => tablesBox.classList.toggle("heads-visually-hidden", !tablesSwitch.checked);
+  tablesSwitch.addEventListener("change", showTables);
+  showTables();
+  window.addEventListener("hashchange", () => {
+    if (!fromHash()) return;
+    const behavior = reducedMotion.matches ? "auto" : "smooth";
+    part("run").scrollIntoView({ block: "start", behavior });
+  });
+  setBusy(false);
+  fromHash();
+  root.dataset.ready = "true";
+})();

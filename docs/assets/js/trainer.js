@@ -1,0 +1,567 @@
+// The trainer of docs/train-it.md: the toy of docs/training.md trained in float64
+// in the reader's browser, in a Web Worker (train-it.js starts it when the reader
+// asks). A port, line for line, of the page's Python twin (snippets/train_it/):
+// Python's own random generator (the Mersenne Twister), the same initial weights
+// and training sequences, the forward and backward pass by hand, Adam and the
+// cosine schedule. tests/browser/test_train_it.py checks its losses at every step,
+// and its final weights, against PyTorch's (float64, torch.autograd, torch.optim).
+(() => {
+  "use strict";
+
+  // --- Python's random: the Mersenne Twister (MT19937), seeded as random.seed(n) --
+  function mersenneTwister(seed) {
+    const N = 624;
+    const mt = new Uint32Array(N); // a store into it keeps the low 32 bits
+    const next = (prev, factor) => Math.imul(prev ^ (prev >>> 30), factor);
+    mt[0] = 19650218;
+    for (let i = 1; i < N; i += 1) mt[i] = next(mt[i - 1], 1812433253) + i;
+    // random.seed(n): |n| in 32-bit words, the least significant first
+    const key = [];
+    let rest = seed < 0n ? -seed : seed;
+    do {
+      key.push(Number(rest & 0xffffffffn));
+      rest >>= 32n;
+    } while (rest > 0n);
+    let i = 1;
+    for (let k = 0, j = 0; k < Math.max(N, key.length); k += 1) {
+      mt[i] = (mt[i] ^ next(mt[i - 1], 1664525)) + key[j] + j;
+      i += 1;
+      j = (j + 1) % key.length;
+      if (i >= N) [mt[0], i] = [mt[N - 1], 1];
+    }
+    for (let k = 1; k < N; k += 1) {
+      mt[i] = (mt[i] ^ next(mt[i - 1], 1566083941)) - i;
+      i += 1;
+      if (i >= N) [mt[0], i] = [mt[N - 1], 1];
+    }
+    mt[0] = 0x80000000;
+    let index = N;
+    function word() {
+      if (index >= N) {
+        for (let k = 0; k < N; k += 1) {
+          const y = (mt[k] & 0x80000000) | (mt[(k + 1) % N] & 0x7fffffff);
+          mt[k] = mt[(k + 397) % N] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+        }
+        index = 0;
+      }
+      let y = mt[index];
+      index += 1;
+      y ^= y >>> 11;
+      y ^= (y << 7) & 0x9d2c5680;
+      y ^= (y << 15) & 0xefc60000;
+      y ^= y >>> 18;
+      return y >>> 0;
+    }
+    // random.random(): 53 random bits, as a float64 in [0, 1)
+    return () => ((word() >>> 5) * 67108864 + (word() >>> 6)) / 9007199254740992;
+  }
+
+  // --- the task, the weights and the sequences (snippets/train_it/ex01_stream.py) --
+  const T = 6; // positions per sequence
+  const D_MODEL = 2 + T; // v, k and a one-hot place
+  const WIDTH = 4; // heads * d_head, the same in every design
+  // The weights in one Float64Array, in the order of Attention's state_dict: each
+  // linear map's weight (out, in), row by row, then its bias (out).
+  const SHAPES = [
+    ["W_query", WIDTH, D_MODEL],
+    ["W_key", WIDTH, D_MODEL],
+    ["W_value", WIDTH, D_MODEL],
+    ["W_o", 2, WIDTH],
+  ];
+  const AT = {}; // where each weight starts
+  let SIZE = 0;
+  for (const [name, out, inputs] of SHAPES) {
+    AT[`${name}.weight`] = SIZE;
+    AT[`${name}.bias`] = SIZE + out * inputs;
+    SIZE += out * inputs + out;
+  }
+  const OFFSETS = Object.fromEntries(
+    // name -> where its weight and its bias start
+    SHAPES.map(([name]) => [name, [AT[`${name}.weight`], AT[`${name}.bias`]]]),
+  );
+
+  function initialWeights(seed) {
+    // nn.Linear's default: weight and bias uniform in (-b, b), b = 1 / sqrt(inputs)
+    const random = mersenneTwister(seed);
+    const W = new Float64Array(SIZE);
+    for (const [name, out, inputs] of SHAPES) {
+      const bound = 1 / Math.sqrt(inputs);
+      const weight = AT[`${name}.weight`];
+      for (let i = 0; i < out * inputs; i += 1) W[weight + i] = (2 * random() - 1) * bound;
+      const bias = AT[`${name}.bias`];
+      for (let i = 0; i < out; i += 1) W[bias + i] = (2 * random() - 1) * bound;
+    }
+    return W;
+  }
+
+  // n sequences: v (n, T) in (-1, 1), k (n, T) in (0, 1), and the targets y (n, T, 2):
+  // the value at the previous position and the value where k is largest.
+  function makeBatch(n, random) {
+    const v = new Float64Array(n * T);
+    const k = new Float64Array(n * T);
+    for (let i = 0; i < n * T; i += 1) v[i] = random() * 2 - 1;
+    for (let i = 0; i < n * T; i += 1) k[i] = random();
+    const y = new Float64Array(n * T * 2);
+    const top = new Int32Array(n); // where k is largest
+    for (let s = 0; s < n; s += 1) {
+      for (let t = 1; t < T; t += 1) if (k[s * T + t] > k[s * T + top[s]]) top[s] = t;
+      for (let t = 0; t < T; t += 1) {
+        y[(s * T + t) * 2] = v[s * T + ((t + T - 1) % T)];
+        y[(s * T + t) * 2 + 1] = v[s * T + top[s]];
+      }
+    }
+    return { n, v, k, y, top };
+  }
+
+  // --- the model, forward and backward by hand (snippets/train_it/ex02_backward.py) -
+  // One attention layer, the training page's; a design is its number of heads. What
+  // is not about this model (the random numbers, Adam and the schedule, the claims,
+  // the worker) works on any flat array of weights in state_dict order, and the
+  // measures read only the outputs and attention weights a forward pass leaves: a
+  // model of several layers with a residual stream would bring its own SHAPES,
+  // forward and backward, and a design would name its model.
+  // One sequence at a time: its queries, keys and values (T, WIDTH), each head's
+  // weights (h, T, T), the context (T, WIDTH) and the output (T, 2), kept in `work`.
+  function workspace(heads) {
+    const f = (n) => new Float64Array(n);
+    return {
+      q: f(T * WIDTH),
+      k: f(T * WIDTH),
+      v: f(T * WIDTH),
+      a: f(heads * T * T),
+      context: f(T * WIDTH),
+      out: f(T * 2),
+      gradOut: f(T * 2),
+      gradContext: f(T * WIDTH),
+      gradA: f(T),
+      gradQ: f(T * WIDTH),
+      gradK: f(T * WIDTH),
+      gradV: f(T * WIDTH),
+    };
+  }
+
+  // z = x W^T + b for one sequence; x_t = [v_t, k_t, e_t] with e_t one-hot, so
+  // the product reads columns 0 and 1 of W and the column of place t.
+  function project(W, name, v, k, s, z) {
+    const [w, b] = OFFSETS[name];
+    for (let c = 0; c < WIDTH; c += 1) {
+      const row = w + c * D_MODEL; // row c of W: v's weight, k's, then the places'
+      const [wv, wk, bias] = [W[row], W[row + 1], W[b + c]];
+      for (let t = 0; t < T; t += 1) {
+        z[t * WIDTH + c] = v[s * T + t] * wv + k[s * T + t] * wk + W[row + 2 + t] + bias;
+      }
+    }
+  }
+
+  // The forward pass of sequence s: work.out (T, 2), work.a (h, T, T).
+  function forward(W, heads, batch, s, work) {
+    const dHead = WIDTH / heads;
+    const scale = Math.sqrt(dHead);
+    const { q, k, v, a, context, out } = work;
+    project(W, "W_query", batch.v, batch.k, s, q);
+    project(W, "W_key", batch.v, batch.k, s, k);
+    project(W, "W_value", batch.v, batch.k, s, v);
+    for (let h = 0; h < heads; h += 1) {
+      const first = h * dHead; // head h's columns: first .. first + dHead - 1
+      for (let t = 0; t < T; t += 1) {
+        const row = (h * T + t) * T; // head h's weights for position t
+        const qt = t * WIDTH + first;
+        let top = -Infinity;
+        for (let u = 0; u < T; u += 1) {
+          const ku = u * WIDTH + first;
+          let score = 0;
+          for (let e = 0; e < dHead; e += 1) score += q[qt + e] * k[ku + e];
+          score /= scale;
+          a[row + u] = score;
+          if (score > top) top = score;
+        }
+        let total = 0; // softmax, less the largest score so that exp stays finite
+        for (let u = 0; u < T; u += 1) {
+          const w = Math.exp(a[row + u] - top);
+          a[row + u] = w;
+          total += w;
+        }
+        const inverse = 1 / total;
+        for (let u = 0; u < T; u += 1) a[row + u] *= inverse;
+        for (let e = 0; e < dHead; e += 1) {
+          let sum = 0;
+          for (let u = 0; u < T; u += 1) sum += a[row + u] * v[u * WIDTH + first + e];
+          context[qt + e] = sum;
+        }
+      }
+    }
+    output(W, context, out);
+  }
+
+  // out = context W_o^T + b_o, for one sequence: (T, WIDTH) -> (T, 2)
+  function output(W, context, out) {
+    const [wo, bo] = OFFSETS.W_o;
+    for (let t = 0; t < T; t += 1) {
+      for (let o = 0; o < 2; o += 1) {
+        let sum = 0;
+        for (let c = 0; c < WIDTH; c += 1) sum += context[t * WIDTH + c] * W[wo + o * WIDTH + c];
+        out[t * 2 + o] = sum + W[bo + o];
+      }
+    }
+  }
+
+  // Adds d z / d W of one sequence's projection to the gradients G, given gradZ (T, WIDTH).
+  function projectBack(G, name, v, k, s, gradZ) {
+    const [w, b] = OFFSETS[name];
+    for (let c = 0; c < WIDTH; c += 1) {
+      const row = w + c * D_MODEL;
+      for (let t = 0; t < T; t += 1) {
+        const g = gradZ[t * WIDTH + c];
+        G[row] += g * v[s * T + t];
+        G[row + 1] += g * k[s * T + t];
+        G[row + 2 + t] += g;
+        G[b + c] += g;
+      }
+    }
+  }
+
+  // The backward pass of sequence s, after its forward pass: adds its part of the
+  // gradients to G, from gradOut = d loss / d out (T, 2).
+  function backward(W, G, heads, batch, s, work) {
+    const dHead = WIDTH / heads;
+    const scale = Math.sqrt(dHead);
+    const { q, k, v, a, context, gradOut, gradContext, gradA, gradQ, gradK, gradV } = work;
+    const [wo, bo] = OFFSETS.W_o;
+    for (let t = 0; t < T; t += 1) {
+      const g0 = gradOut[t * 2];
+      const g1 = gradOut[t * 2 + 1];
+      for (let c = 0; c < WIDTH; c += 1) {
+        G[wo + c] += g0 * context[t * WIDTH + c];
+        G[wo + WIDTH + c] += g1 * context[t * WIDTH + c];
+        gradContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c];
+      }
+      G[bo] += g0;
+      G[bo + 1] += g1;
+    }
+    gradQ.fill(0);
+    gradK.fill(0);
+    gradV.fill(0);
+    for (let h = 0; h < heads; h += 1) {
+      const first = h * dHead;
+      for (let t = 0; t < T; t += 1) {
+        const row = (h * T + t) * T;
+        const qt = t * WIDTH + first;
+        let mean = 0; // the a-weighted mean of d loss / d a over the row
+        for (let u = 0; u < T; u += 1) {
+          const ku = u * WIDTH + first;
+          const w = a[row + u];
+          let sum = 0;
+          for (let e = 0; e < dHead; e += 1) {
+            sum += gradContext[qt + e] * v[ku + e];
+            gradV[ku + e] += w * gradContext[qt + e];
+          }
+          gradA[u] = sum;
+          mean += w * sum;
+        }
+        for (let u = 0; u < T; u += 1) {
+          const ku = u * WIDTH + first;
+          const gradScore = (a[row + u] * (gradA[u] - mean)) / scale; // the softmax's backward
+          for (let e = 0; e < dHead; e += 1) {
+            gradQ[qt + e] += gradScore * k[ku + e];
+            gradK[ku + e] += gradScore * q[qt + e];
+          }
+        }
+      }
+    }
+    projectBack(G, "W_query", batch.v, batch.k, s, gradQ);
+    projectBack(G, "W_key", batch.v, batch.k, s, gradK);
+    projectBack(G, "W_value", batch.v, batch.k, s, gradV);
+  }
+
+  // The mean squared error over a batch, and its gradients in G (overwritten);
+  // `correct` counts the outputs within `tol` of their targets, on each lookup.
+  function lossAndGrads(W, G, heads, batch, work, tol = 0, correct = [0, 0]) {
+    const count = batch.n * T * 2;
+    G.fill(0);
+    let loss = 0;
+    for (let s = 0; s < batch.n; s += 1) {
+      forward(W, heads, batch, s, work);
+      for (let i = 0; i < T * 2; i += 1) {
+        const error = work.out[i] - batch.y[s * T * 2 + i];
+        loss += error * error;
+        work.gradOut[i] = (2 * error) / count;
+        if (Math.abs(error) < tol) correct[i % 2] += 1;
+      }
+      backward(W, G, heads, batch, s, work);
+    }
+    // The key bias adds q . b to every score of a row, and a softmax ignores what
+    // is added to a whole row: its gradient is zero (what the sum gives is
+    // rounding noise, which Adam would divide by its EPS and follow).
+    G.fill(0, AT["W_key.bias"], AT["W_key.bias"] + WIDTH);
+    return loss / count;
+  }
+
+  // --- Adam and the cosine schedule (snippets/train_it/ex03_train.py) ---------------
+  const BETAS = [0.9, 0.999]; // torch.optim.Adam's defaults
+  const EPS = 1e-8;
+
+  // the cosine schedule: lr at step 0, falling to 0 at step `steps`
+  const learningRate = (config, step) => (config.lr * (1 + Math.cos((Math.PI * step) / config.steps))) / 2;
+
+  // One Adam step (step counts from 1), as torch.optim.Adam takes it.
+  function adam(config, W, G, m, v, step) {
+    const size = learningRate(config, step - 1) / (1 - BETAS[0] ** step);
+    const root = Math.sqrt(1 - BETAS[1] ** step);
+    for (let i = 0; i < W.length; i += 1) {
+      m[i] += (G[i] - m[i]) * (1 - BETAS[0]); // mean of the gradients
+      v[i] = v[i] * BETAS[1] + G[i] * G[i] * (1 - BETAS[1]); // of their squares
+      W[i] -= (size * m[i]) / (Math.sqrt(v[i]) / root + EPS);
+    }
+  }
+
+  // One design's training, a step at a time: its weights, Adam's state, the losses.
+  function run(config, heads, seed) {
+    const W = initialWeights(seed);
+    return {
+      heads,
+      start: W.slice(),
+      W,
+      G: new Float64Array(SIZE),
+      m: new Float64Array(SIZE),
+      v: new Float64Array(SIZE),
+      losses: new Float64Array(config.steps),
+      step: 0,
+      work: workspace(heads),
+    };
+  }
+
+  // One step: the loss, and the share of this batch's outputs within tol of their
+  // targets on each lookup (before the step), then Adam's step.
+  function trainStep(config, r, batch) {
+    const correct = [0, 0];
+    r.losses[r.step] = lossAndGrads(r.W, r.G, r.heads, batch, r.work, config.tol, correct);
+    r.accuracy = correct.map((c) => c / (batch.n * T));
+    r.step += 1;
+    adam(config, r.W, r.G, r.m, r.v, r.step);
+  }
+
+  // --- what the training page measures (snippets/training/ex05, ex06, ex13) ---------
+  // On the held-out sequences: the share within `tol` of the target on each lookup
+  // (as counts), the mean squared error, each head's mean weight on the previous
+  // position and on the largest key, and, between every two heads, the Jensen-Shannon
+  // divergence of their rows, in bits, averaged over every row.
+  function measure(config, W, heads, test, removed = null) {
+    const work = workspace(heads);
+    const correct = [0, 0];
+    let squares = 0;
+    const looks = new Float64Array(heads * 2);
+    const pairs = [];
+    for (let g = 0; g < heads; g += 1) for (let h = g + 1; h < heads; h += 1) pairs.push([g, h]);
+    const divergence = new Float64Array(pairs.length);
+    const mean = removed ? contextMean(W, heads, test) : null;
+    for (let s = 0; s < test.n; s += 1) {
+      forward(W, heads, test, s, work);
+      if (removed) withHeadsRemoved(W, heads, work, removed, mean);
+      for (let i = 0; i < T * 2; i += 1) {
+        const error = work.out[i] - test.y[s * T * 2 + i];
+        squares += error * error;
+        if (Math.abs(error) < config.tol) correct[i % 2] += 1;
+      }
+      const a = work.a;
+      for (let h = 0; h < heads; h += 1) {
+        for (let t = 0; t < T; t += 1) {
+          looks[h * 2] += a[(h * T + t) * T + ((t + T - 1) % T)];
+          looks[h * 2 + 1] += a[(h * T + t) * T + test.top[s]];
+        }
+      }
+      pairs.forEach(([g, h], n) => {
+        for (let t = 0; t < T; t += 1) {
+          divergence[n] += jsDivergence(a, (g * T + t) * T, (h * T + t) * T);
+        }
+      });
+    }
+    const rows = test.n * T;
+    return {
+      heads,
+      correct,
+      total: rows,
+      mse: squares / (rows * 2),
+      looks: Array.from(looks, (x) => x / rows),
+      divergence: Array.from(divergence, (x) => x / rows),
+    };
+  }
+
+  // JS(p, q) in bits, for the rows of `a` that start at i and j (0 log 0 counts as 0).
+  function jsDivergence(a, i, j) {
+    let sum = 0;
+    for (let u = 0; u < T; u += 1) {
+      const p = a[i + u];
+      const q = a[j + u];
+      const m = (p + q) / 2;
+      if (p > 0) sum += p * Math.log2(p / m);
+      if (q > 0) sum += q * Math.log2(q / m);
+    }
+    return sum / 2;
+  }
+
+  // --- switching heads off (the ablation page's heads_removed) ----------------------
+  // The context each head hands to W_o, averaged over every held-out position.
+  function contextMean(W, heads, test) {
+    const work = workspace(heads);
+    const sum = new Float64Array(WIDTH);
+    for (let s = 0; s < test.n; s += 1) {
+      forward(W, heads, test, s, work);
+      for (let i = 0; i < T * WIDTH; i += 1) sum[i % WIDTH] += work.context[i];
+    }
+    return sum.map((x) => x / (test.n * T));
+  }
+
+  // After a forward pass: the output again, with the context of each head that
+  // `removed` names zeroed ("zero") or set to its mean ("mean").
+  function withHeadsRemoved(W, heads, work, removed, mean) {
+    const dHead = WIDTH / heads;
+    const { context, out } = work;
+    removed.forEach((how, h) => {
+      if (how === "on") return;
+      for (let t = 0; t < T; t += 1) {
+        for (let e = h * dHead; e < (h + 1) * dHead; e += 1) {
+          context[t * WIDTH + e] = how === "mean" ? mean[e] : 0;
+        }
+      }
+    });
+    output(W, context, out);
+  }
+
+  // --- the training page's claims, for each design (snippets/train_it/ex05_claims.py)
+  // The claims that one design's run breaks, from its measures after training and
+  // before. h heads: the training page's claims about two heads, for every two of
+  // them. One head: those about one head, its error against that of two heads of
+  // width 2 (twoHeadsMse, if they were trained). `claims`: the training page's
+  // thresholds (snippets/training/ex13_claims.py), from the page's data.
+  function broken(claims, after, before, twoHeadsMse = null) {
+    const accuracy = after.correct.map((c) => c / after.total);
+    const found = [];
+    if (after.heads === 1) {
+      if ((accuracy[0] + accuracy[1]) / 2 > claims.one_head_max_accuracy) {
+        found.push("too accurate");
+      }
+      if (twoHeadsMse !== null && after.mse / twoHeadsMse < claims.one_head_min_mse_ratio) {
+        found.push("error not clearly larger");
+      }
+      return found;
+    }
+    if (Math.min(...accuracy) < claims.two_heads_min_accuracy) {
+      found.push("not accurate on both lookups");
+    }
+    if (Math.max(...before.divergence) > claims.js_before_max) {
+      found.push("heads do not start alike");
+    }
+    if (Math.max(...after.divergence) < claims.js_after_min) found.push("heads do not end apart");
+    const best = [0, 1].map((place) => {
+      // the best head for each place
+      let head = 0;
+      for (let h = 1; h < after.heads; h += 1) {
+        if (after.looks[h * 2 + place] > after.looks[head * 2 + place]) head = h;
+      }
+      return head;
+    });
+    const weakest = Math.min(after.looks[best[0] * 2], after.looks[best[1] * 2 + 1]);
+    if (weakest < claims.role_min_attention || best[0] === best[1]) {
+      found.push("no separate head for each lookup");
+    }
+    return found;
+  }
+
+  // --- in a worker: the messages of train-it.js ------------------------------------
+  function serve() {
+    const trained = {}; // design -> its last run, for switching heads off
+    let test = null; // the held-out sequences, made once
+    function heldOut(config) {
+      test ??= makeBatch(config.test_size, mersenneTwister(BigInt(config.test_seed)));
+      return test;
+    }
+
+    // Each head's weights for the one held-out sequence the page draws: the first
+    // whose largest key is at config.shown_top (as the training page's figure).
+    function maps(config, r) {
+      const work = workspace(r.heads);
+      forward(r.W, r.heads, heldOut(config), heldOut(config).top.indexOf(config.shown_top), work);
+      return Array.from(work.a);
+    }
+
+    // Train `designs` from one seed, side by side on the same sequences; a frame
+    // every `every` steps (none if 0); at the end each design's losses, weights,
+    // and measures on the held-out sequences, after training and before.
+    function train(config, designs, seed, every, post) {
+      const runs = designs.map((design) => run(config, config.designs[design][0], seed));
+      const data = mersenneTwister(seed);
+      const frame = (step) =>
+        post({
+          kind: "frame",
+          step,
+          designs: runs.map((r) => ({
+            losses: Array.from(r.losses.subarray(Math.max(0, step - every), step)),
+            maps: maps(config, r),
+            accuracy: r.accuracy,
+          })),
+        });
+      if (every) frame(0);
+      for (let step = 1; step <= config.steps; step += 1) {
+        const batch = makeBatch(config.batch, data);
+        for (const r of runs) trainStep(config, r, batch);
+        if (every && step % every === 0) frame(step);
+      }
+      return designs.map((design, i) => {
+        const r = runs[i];
+        trained[design] = r;
+        return {
+          design,
+          losses: Array.from(r.losses),
+          weights: Array.from(r.W),
+          after: measure(config, r.W, r.heads, heldOut(config)),
+          before: measure(config, r.start, r.heads, heldOut(config)),
+        };
+      });
+    }
+
+    // The claims each run breaks; the one wide head's error is judged against two
+    // heads of width 2, when they were trained from the same seed.
+    function verdicts(config, runs) {
+      const two = runs.find((r) => r.design === "2x2");
+      return runs.map((r) => broken(config.claims, r.after, r.before, two ? two.after.mse : null));
+    }
+
+    self.onmessage = ({ data: message }) => {
+      const { id, config } = message;
+      const post = (reply) => self.postMessage({ id, ...reply });
+      if (message.kind === "train") {
+        const runs = train(config, message.designs, BigInt(message.seed), message.every, post);
+        if (message.lean)
+          runs.forEach((r) => {
+            delete r.losses;
+            delete r.weights;
+          });
+        post({ kind: "done", runs });
+      } else if (message.kind === "verdicts") {
+        post({ kind: "done", broken: verdicts(config, message.runs) });
+      } else if (message.kind === "ablate") {
+        const r = trained[message.design];
+        const measured = measure(config, r.W, r.heads, heldOut(config), message.removed);
+        post({ kind: "done", measured });
+      }
+    };
+  }
+
+  const api = {
+    mersenneTwister,
+    initialWeights,
+    makeBatch,
+    lossAndGrads,
+    adam,
+    run,
+    trainStep,
+    measure,
+    broken,
+    SIZE,
+    AT,
+  };
+  if (typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope) serve();
+  else if (typeof module !== "undefined")
+    module.exports = api; // Node: the benchmark
+  else self.headsTrainer = api; // the page: train-it.js reads the claims from it
+})();

@@ -1,0 +1,70 @@
+"""MkDocs hook: the live trainer on docs/train-it.md.
+
+At the page's marker it puts the trainer's stylesheet, its settings and the script
+that draws it (assets/js/train-it.js). The settings come from the snippets the page
+shows (snippets/train_it/): the steps, the batch, the learning rate, the designs,
+the held-out sequences' seed and the thresholds of the training page's claims, so
+that the page and Python train and judge the same runs. The trainer itself
+(assets/js/trainer.js) is fetched only when the reader presses Train: it runs in
+Web Workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+from mkdocs.utils import get_relative_url
+
+MARKER = "<!-- trainer: data and script -->"
+SCRIPT = "assets/js/train-it.js"
+TRAINER = "assets/js/trainer.js"
+STYLE = "assets/css/train-it.css"
+SHOWN_TOP = 3  # the maps' sequence: the first held out whose largest key is here
+EVERY = 10  # a frame every this many steps
+
+
+def trainer_data() -> dict:
+    """What train-it.js and trainer.js compute with, from the snippets."""
+    with contextlib.redirect_stdout(io.StringIO()):  # the snippets print
+        from snippets.train_it import ex05_claims as claims
+        from snippets.train_it.ex01_stream import DESIGNS
+        from snippets.train_it.ex03_train import BATCH, LR, STEPS
+        from snippets.train_it.twin_results import twin_results
+
+    names = [
+        "TWO_HEADS_MIN_ACCURACY",
+        "ONE_HEAD_MAX_ACCURACY",
+        "ONE_HEAD_MIN_MSE_RATIO",
+        "JS_BEFORE_MAX",
+        "JS_AFTER_MIN",
+        "ROLE_MIN_ATTENTION",
+    ]
+    return {
+        "steps": STEPS,
+        "batch": BATCH,
+        "lr": LR,
+        "tol": claims.TOL,
+        "test_size": claims.x_test.shape[0],
+        "test_seed": claims.TEST_SEED,
+        "shown_top": SHOWN_TOP,
+        "every": EVERY,
+        "designs": {name: list(design) for name, design in DESIGNS.items()},
+        "claims": {name.lower(): getattr(claims, name) for name in names},
+        "seeds": list(twin_results["seeds"]),  # what make twin trained
+    }
+
+
+def on_page_markdown(markdown, page, config, files):
+    if MARKER not in markdown:
+        return markdown
+    here = page.file.url
+    data = {**trainer_data(), "trainer": get_relative_url(TRAINER, here)}
+    html = (
+        f'<link rel="stylesheet" href="{get_relative_url(STYLE, here)}">\n'
+        f'<script type="application/json" id="train-it-data">'
+        f"{json.dumps(data, separators=(',', ':'))}</script>\n"
+        f'<script src="{get_relative_url(SCRIPT, here)}" defer></script>'
+    )
+    return markdown.replace(MARKER, html)

@@ -1,0 +1,463 @@
+"""docs/train-it.md: the Python twin of the live trainer is the training page's model
+and optimiser, by hand; its gradients are autograd's, its Adam and schedule are
+torch.optim's, a planted error fails that check; the records `make twin` wrote
+(PyTorch's runs: the page's rates, the browser's reference) are fresh and are
+what the code does; the page's settings are the snippets'. (The browser's side:
+tests/browser/test_train_it.py.)"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import random
+import textwrap
+
+import pytest
+import torch
+
+from tests.pages import lazy
+
+stream = lazy("snippets.train_it.ex01_stream")
+hand = lazy("snippets.train_it.ex02_backward")
+train = lazy("snippets.train_it.ex03_train")
+pytorch = lazy("snippets.train_it.ex04_pytorch")
+claims = lazy("snippets.train_it.ex05_claims")
+results = lazy("snippets.train_it.twin_results")
+twin = lazy("benchmarks.train_it_twin")
+
+DESIGNS = {"2x2": (2, 2), "1x4": (1, 4), "4x1": (4, 1)}
+
+
+# -- the stream: Python's random, nn.Linear's initialisation, the page's task -------
+
+
+def test_the_weights_are_attentions_and_drawn_as_nn_linear_draws_them():
+    from snippets.training.ex03_model import Attention
+
+    for n_heads, d_head in DESIGNS.values():
+        model = Attention(n_heads, d_head)
+        mine = stream.initial_weights(seed=n_heads)
+        assert list(mine) == list(model.state_dict())
+        for name, w in model.state_dict().items():
+            assert mine[name].shape == w.shape and mine[name].dtype == torch.float64
+            fan_in = model.get_submodule(name.split(".")[0]).in_features
+            bound = 1 / math.sqrt(fan_in)  # kaiming_uniform_(a=sqrt(5)), and the bias
+            assert mine[name].abs().max() < bound
+    # uniform in (-bound, bound), from random.random(), in order
+    rng = random.Random(7)
+    first = [(2 * rng.random() - 1) * (1 / math.sqrt(8)) for _ in range(32)]
+    assert stream.initial_weights(7)["W_query.weight"].flatten().tolist() == first
+
+
+def test_the_batches_are_the_training_pages_task():
+    x, y = stream.make_batch(64, random.Random(3))
+    v, k, place = x[..., 0], x[..., 1], x[..., 2:]
+    assert torch.equal(place, torch.eye(6, dtype=torch.float64).expand(64, 6, 6))
+    assert torch.equal(y[..., 0], v.roll(1, dims=1))
+    top = k.argmax(dim=1)
+    assert torch.equal(y[..., 1], v[torch.arange(64), top][:, None].expand(64, 6))
+    assert v.min() >= -1 and v.max() < 1 and k.min() >= 0 and k.max() < 1
+
+
+# -- the backward pass by hand, against autograd -------------------------------------
+
+
+def gradient_gaps(backward) -> list[float]:
+    """For random weights and batches of every design: how far each gradient of
+    the hand-written pass (with `backward`) is from autograd's, relative to the
+    largest gradient of its tensor (the key bias against the key weights')."""
+    gaps = []
+    for seed, (n_heads, d_head) in enumerate(list(DESIGNS.values()) * 3):
+        W = stream.initial_weights(seed)
+        x, y = stream.make_batch(32, random.Random(100 + seed))
+        out, saved = hand.forward(W, x, n_heads)
+        mine = backward(W, saved, 2 * (out - y) / out.numel())
+        theirs = hand.autograd_grads(W, x, y, n_heads, d_head)
+        for name, g in theirs.items():
+            scale = theirs[name.replace("bias", "weight")].abs().max()
+            gaps.append(((mine[name] - g).abs().max() / scale).item())
+    return gaps
+
+
+def test_the_backward_pass_is_autograds():
+    assert max(gradient_gaps(hand.backward)) < 1e-13
+
+
+def test_the_key_bias_has_no_gradient():
+    """What the page says about it: autograd's is rounding noise."""
+    for n_heads, d_head in DESIGNS.values():
+        W = stream.initial_weights(0)
+        x, y = stream.make_batch(256, random.Random(1))
+        g = hand.autograd_grads(W, x, y, n_heads, d_head)
+        assert g["W_key.bias"].abs().max() < 1e-12 * g["W_key.weight"].abs().max()
+
+
+PLANTED = [  # one term of the backward pass off by 1%
+    ("(a * grad_a).sum(-1, keepdim=True)", "1.01 * (a * grad_a).sum(-1, keepdim=True)"),
+    ("grad_context @ v.transpose(-2, -1)", "1.01 * grad_context @ v.transpose(-2, -1)"),
+    ('"W_o.bias": grad_out.sum((0, 1))', '"W_o.bias": 1.01 * grad_out.sum((0, 1))'),
+]
+
+
+@pytest.mark.parametrize("code, planted", PLANTED)
+def test_a_term_off_by_one_percent_fails_the_autograd_check(code, planted):
+    source = textwrap.dedent(inspect.getsource(hand.backward))
+    assert source.count(code) == 1, code
+    namespace = dict(vars(hand.lazy_module()))
+    exec(source.replace(code, planted), namespace)  # noqa: S102
+    assert max(gradient_gaps(namespace["backward"])) > 1e-3
+
+
+# -- Adam and the schedule by hand, against torch.optim ---------------------------
+
+
+def test_adam_and_the_schedule_are_torch_optims():
+    torch.manual_seed(0)
+    start = {
+        "a": torch.randn(5, 3, dtype=torch.float64),
+        "b": torch.randn(4, dtype=torch.float64),
+    }
+    params = {n: torch.nn.Parameter(w.clone()) for n, w in start.items()}
+    optimizer = torch.optim.Adam(params.values(), lr=train.LR)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, train.STEPS)
+    W = {n: w.clone() for n, w in start.items()}
+    m = {n: torch.zeros_like(w) for n, w in W.items()}
+    v = {n: torch.zeros_like(w) for n, w in W.items()}
+    for step in range(1, train.STEPS + 1):
+        grads = {n: torch.randn_like(w) * 10.0 ** (step % 5 - 3) for n, w in W.items()}
+        for n, p in params.items():
+            p.grad = grads[n].clone()
+        optimizer.step()
+        schedule.step()
+        train.adam(W, grads, m, v, step)
+        if step in (1, 2, 400, train.STEPS):
+            for n, p in params.items():
+                torch.testing.assert_close(W[n], p.detach(), rtol=1e-12, atol=1e-15)
+    assert (
+        train.learning_rate(0) == train.LR and train.learning_rate(train.STEPS) < 1e-17
+    )
+    assert schedule.get_last_lr()[0] == pytest.approx(
+        train.learning_rate(train.STEPS), abs=1e-17
+    )
+
+
+def test_the_settings_are_the_training_pages():
+    from snippets.training import ex05_train
+
+    assert (train.STEPS, train.BATCH, train.LR) == (
+        ex05_train.STEPS,
+        ex05_train.BATCH,
+        ex05_train.LR,
+    )
+    assert claims.x_test.shape[0] == ex05_train.N_TEST
+    assert (train.BETAS, train.EPS) == (
+        torch.optim.Adam([torch.zeros(1)]).defaults["betas"],
+        torch.optim.Adam([torch.zeros(1)]).defaults["eps"],
+    )
+
+
+# -- the claims, for every design ---------------------------------------------------
+
+THRESHOLDS = [
+    "TWO_HEADS_MIN_ACCURACY",
+    "ONE_HEAD_MAX_ACCURACY",
+    "ONE_HEAD_MIN_MSE_RATIO",
+    "JS_BEFORE_MAX",
+    "JS_AFTER_MIN",
+    "ROLE_MIN_ATTENTION",
+]
+NAMES = {  # the training page's words for each claim -> this page's
+    "two heads are not accurate on both outputs": "not accurate on both lookups",
+    "one head of width 4 is too accurate": "too accurate",
+    "one head's error is not clearly larger": "error not clearly larger",
+    "the heads do not start alike": "heads do not start alike",
+    "the heads do not end apart": "heads do not end apart",
+    "no separate head for each of the two lookups": "no separate head for each lookup",
+}
+
+
+def training_page_claims() -> dict:
+    """The definitions of the training page's claims (snippets/training/
+    ex13_claims.py: its thresholds and `failures`), without importing the file,
+    which trains the page's ten models to run them."""
+    import ast
+
+    from snippets import ROOT
+
+    path = ROOT / "snippets" / "training" / "ex13_claims.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    keep = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        or (isinstance(node, ast.Assign) and node.targets[0].id.isupper())
+    ]
+    namespace = {}
+    exec(compile(ast.Module(keep, []), str(path), "exec"), namespace)  # noqa: S102
+    assert {"failures", *THRESHOLDS} <= set(namespace), sorted(namespace)
+    return namespace
+
+
+def test_the_thresholds_are_the_training_pages():
+    page = training_page_claims()
+    for name in THRESHOLDS:
+        assert getattr(claims, name) == page[name], name
+
+
+def random_measures(rng: random.Random, heads: int) -> dict:
+    near = [0.0, 0.05, 0.5, 0.6, 0.85, 0.9, 1.0]  # the thresholds, and around
+
+    def pick():
+        return rng.choice([rng.random(), rng.choice(near) + rng.uniform(-0.01, 0.01)])
+
+    total = 24576
+    return {
+        "heads": heads,
+        "correct": [int(total * min(1, max(0, pick()))) for _ in range(2)],
+        "total": total,
+        "mse": rng.uniform(1e-4, 0.3),
+        "looks": [[pick(), pick()] for _ in range(heads)],
+        "divergence": [pick() for _ in range(heads * (heads - 1) // 2)],
+    }
+
+
+def test_for_two_heads_and_one_the_claims_are_the_training_pages():
+    """broken() of this page against failures() of the training page, on
+    measures drawn at random around every threshold."""
+    from types import SimpleNamespace as NS
+
+    failures = training_page_claims()["failures"]
+    rng = random.Random(29)
+    for seed in range(2000):
+        two, before, one = (random_measures(rng, h) for h in (2, 2, 1))
+        outcome = NS(
+            seed=seed,
+            two=NS(
+                test_accuracy=torch.tensor(two["correct"]) / two["total"],
+                test_mse=two["mse"],
+            ),
+            one=NS(
+                test_accuracy=torch.tensor(one["correct"]) / one["total"],
+                test_mse=one["mse"],
+            ),
+            js_before=before["divergence"][0],
+            js_after=two["divergence"][0],
+            looks=torch.tensor(two["looks"]),
+        )
+        theirs = [NAMES[b.removeprefix(f"seed {seed}: ")] for b in failures(outcome)]
+        mine = claims.broken(two, before) + claims.broken(one, None, two["mse"])
+        assert sorted(mine) == sorted(theirs), (seed, two, one)
+
+
+# -- the records of `make twin` --------------------------------------------------------
+
+
+def test_the_records_are_for_this_code():
+    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))
+    key = twin.code_key()
+    message = (
+        "is stale: the trainer's Python twin, the training page's model or the "
+        "claims changed since `make twin` wrote it. Run `make twin` (minutes)."
+    )
+    assert results.twin_results["code"] == key, f"{twin.RESULTS.name} {message}"
+    assert steps["code"] == key, f"{twin.STEPS_FILE.name} {message}"
+    assert results.twin_results["seeds"] == (twin.SEEDS.start, twin.SEEDS.stop)
+    assert len(twin.SEEDS) == 100
+    for design in DESIGNS:
+        assert list(results.twin_results["correct"][design]) == list(twin.SEEDS)
+        for seeds in results.twin_results["broken"][design].values():
+            assert set(seeds) <= set(twin.SEEDS)
+        assert twin.STEP_SEEDS[design].start == 0  # the first seeds: nobody picked
+        assert len(twin.STEP_SEEDS[design]) >= 10
+    assert set(steps["runs"]) == {
+        f"{d}/{s}" for d, seeds in twin.STEP_SEEDS.items() for s in seeds
+    }
+
+
+def test_the_pages_runs_are_trained_once_then_loaded(tmp_path, monkeypatch):
+    """ex04_pytorch.saved: a run is trained and saved the first time, loaded
+    after (a key per function and arguments)."""
+    module = pytorch.lazy_module()
+    monkeypatch.setattr(module, "CACHE", tmp_path)
+    calls = []
+
+    def run(seed):
+        calls.append(seed)
+        return {"seed": torch.tensor([seed], dtype=torch.float64)}
+
+    cached = module.saved(run)
+    first, again, other = cached(3), cached(3), cached(seed=4)
+    assert calls == [3, 4] and torch.equal(first["seed"], again["seed"])
+    assert other["seed"].item() == 4
+    assert len(list(tmp_path.glob("demo-*.pt"))) == 2
+
+
+def test_a_run_trained_again_gives_its_records():
+    """Two heads of width 2, the last seed checked step for step, trained again
+    by PyTorch: its loss at every step and its final weights are those
+    `make twin` wrote (to 1e-9: another CPU's kernels may round otherwise), and
+    so are its measures and verdict."""
+    seed = twin.STEP_SEEDS["2x2"][-1]
+    weights, losses = pytorch.fresh_train_pytorch(2, 2, seed)
+    entry = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"][
+        f"2x2/{seed}"
+    ]
+    recorded = twin.steps_entry(
+        {
+            "losses": losses,
+            "weights": weights,
+            "spread": losses,
+            "spread weights": weights,
+            "twin": losses,
+            "twin weights": weights,
+        }  # fmt: skip
+    )
+    for name in ("losses", "weights"):
+        mine, theirs = (decode(e[name]) for e in (recorded, entry))
+        gaps = [
+            abs(a - b) / max(abs(b), 1e-3) for a, b in zip(mine, theirs, strict=True)
+        ]
+        assert max(gaps) < 1e-9, name
+    after = claims.measure(weights, 2)
+    before = claims.measure(stream.initial_weights(seed), 2)
+    record = twin.as_record(after, claims.broken(after, before))
+    assert record["correct"] == results.twin_results["correct"]["2x2"][seed]
+    broken = results.twin_results["broken"]["2x2"]
+    assert record["broken"] == [c for c, seeds in broken.items() if seed in seeds]
+
+
+def decode(text: str) -> list[float]:
+    import base64
+    import struct
+
+    data = base64.b64decode(text)
+    return list(struct.unpack(f"<{len(data) // 8}d", data))
+
+
+def test_the_twin_agrees_with_pytorch_at_every_step():
+    """make twin trained STEP_SEEDS by hand too: every loss within 1e-9 of
+    PyTorch's, or within ten times PyTorch's own spread."""
+    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    for key, entry in steps.items():
+        spread = max([gap for _, gap in entry["spread"]], default=0)
+        assert entry["twin"]["loss"] <= max(1e-9, 10 * spread), key
+        for name, gap in entry["twin"]["weights"].items():
+            assert gap <= max(1e-9, 10 * entry["weight spread"][name]), (key, name)
+        assert entry["twin"]["weights"]["W_key.bias"] == 0, key  # neither trains it
+
+
+# -- what the page says ---------------------------------------------------------------
+
+
+def test_a_head_of_width_1_can_favour_only_the_largest_or_smallest_key():
+    """What the page says of four heads of width 1: with a single number for a
+    query and a key, every row's favourite position is the position with the
+    largest key or the one with the smallest."""
+    gen = torch.Generator().manual_seed(29)
+    for _ in range(1000):
+        q, k = torch.randn(6, generator=gen), torch.randn(6, generator=gen)
+        favourite = (q[:, None] * k[None, :]).softmax(-1).argmax(-1)  # (T,)
+        assert set(favourite.tolist()) <= {k.argmax().item(), k.argmin().item()}
+
+
+def rates(twin_: dict) -> dict:
+    """For each design: the seeds that meet every claim, those accurate on both
+    lookups, and those that fail."""
+    found = {}
+    for design, correct in twin_["correct"].items():
+        failing = sorted(set().union(*twin_["broken"][design].values()))
+        found[design] = {
+            "meets": len(correct) - len(failing),
+            "both": sum(
+                min(c) / twin_["total"] >= claims.TWO_HEADS_MIN_ACCURACY
+                for c in correct.values()
+            ),
+            "failing": failing,
+        }
+    return found
+
+
+def test_prose_numbers():
+    from snippets.training.seed_results import seed_results
+    from tests.pages import check_prose_numbers
+
+    twin_ = results.twin_results
+    ours = rates(twin_)
+    two, one, four = ours["2x2"], ours["1x4"], ours["4x1"]
+    start, stop = twin_["seeds"]
+    (failing,) = two["failing"]  # one seed: the page names it
+    previous = twin_["correct"]["2x2"][failing][0] / twin_["total"]
+    assert four["meets"] == 0  # "in none of the seeds"
+    no_head = twin_["broken"]["4x1"]["no separate head for each lookup"]
+    assert no_head == list(range(start, stop))  # "always for the same reason"
+    assert one["both"] == 0  # "never accurate on both lookups"
+    # the training page's float32 runs: the same counts
+    theirs = {s: dict(zip(seed_results["runs"]["fields"], r, strict=True))
+              for s, r in seed_results["runs"]["seeds"].items()}  # fmt: skip
+    their_meets = sum(not r["broken"] for r in theirs.values())
+    their_wide = sum(
+        min(r["one head"]) >= claims.TWO_HEADS_MIN_ACCURACY for r in theirs.values()
+    )
+    their_one = sum(not r["broken, one head"] for r in theirs.values())
+    assert (their_meets, their_wide, their_one) == (
+        two["meets"],
+        one["both"],
+        one["meets"],
+    )
+    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    spread = {
+        key: max([gap for _, gap in entry["spread"]], default=0)
+        for key, entry in steps.items()
+    }
+    ill = [k for k, s in spread.items() if s > 1e-9]
+    assert all(k.startswith("4x1/") for k in ill)
+    n_four = len(twin.STEP_SEEDS["4x1"])
+    n = stop - start
+    check_prose_numbers(
+        "train-it.md",
+        computed={
+            "the seeds after the first": f"the {n - 1} after it",
+            "the twin's seeds": [f"seeds {start} to {stop - 1}"] * 2,
+            "two heads meet": f"meet every claim in {two['meets']} of the {n} seeds",
+            "the failing seed": f"In seed {failing} they break",
+            "its previous-value accuracy": f"in only {previous:.2f} of the outputs",
+            "one head's claims": f"holds in all {one['meets']}",
+            "four heads, both lookups": f"right in {four['both']} of the",
+            "the training page's seeds": f"own {len(theirs)} seeds",
+            "there and here": [
+                f"in {their_meets} seeds there and in {two['meets']} here",
+                f"in {their_wide} there and {one['both']} here",
+                f"in {their_one} and in {one['meets']}",
+            ],
+            "seed 98 there": f"with another generator, seed {failing} draws",
+            "steps checked": (
+                f"the first {len(twin.STEP_SEEDS['2x2'])} seeds of each design, "
+                f"and the first {n_four}"
+            ),
+            "PyTorch's own spread": f"in {len(ill)} of those {n_four} seeds",
+            "the worst": f"in the worst by {max(spread.values()) / 1e-9:.0f} times",
+            "the first random number": f"{random.Random(0).random():.3f}",
+        },
+        definitions={
+            "0",
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "8",
+            "9",
+            "10",
+            "100",
+            "256",
+            "800",
+            "4096",
+            "0.1",
+            "0.6",
+            "0.85",
+            "0.9",
+            "1%",
+            "1.01",
+        },  # fmt: skip
+    )
