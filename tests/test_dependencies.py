@@ -7,8 +7,10 @@ import json
 import shutil
 import subprocess
 import sys
+import types
 
 import pytest
+import torch
 
 import snippets
 from snippets import sources, sources_key
@@ -74,6 +76,33 @@ def test_a_model_defined_in_a_script_is_not_saved(tmp_path):
     train = saved_training(train_model, "snippets.training.ex05_train", cache=tmp_path)
     assert train(lambda: "a model", seed=0) is run
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_is_saved_once_and_then_loaded(tmp_path):
+    """Covered here, not only when the suite starts with no runs saved."""
+    from snippets.training.ex07_run_seeds import saved, saved_training
+
+    seeds = []
+
+    def run_seed(seed):
+        seeds.append(seed)
+        return types.SimpleNamespace(seed=seed)
+
+    run_seed = saved(run_seed, cache=tmp_path / "seeds")
+    assert run_seed(3).seed == run_seed(3).seed == 3 and seeds == [3]
+    calls = []
+
+    def train_model(make_model, seed, steps):
+        calls.append(seed)
+        return types.SimpleNamespace(after=torch.nn.Linear(2, 1))
+
+    train = saved_training(
+        train_model, "snippets.training.ex05_train", cache=tmp_path / "runs"
+    )
+    first = train(lambda: "a model", seed=0)
+    again = train(lambda: "a model", seed=0)
+    assert calls == [0] and len(list((tmp_path / "runs").iterdir())) == 1
+    torch.testing.assert_close(again.after.weight, first.after.weight)
 
 
 def test_sources_follow_every_form_of_import(tmp_path, monkeypatch):
