@@ -475,7 +475,7 @@ def test_every_page_has_its_code_focusable_and_its_tables_wrapped(built_site):
     tables = 0
     for page, html in built_pages(built_site).items():
         assert not re.search(r"<pre\b[^>]*>(<span></span>)?<code>", html), page
-        for table in re.finditer(r"<table\b[^>]*>", html):
+        for table in re.finditer(r"<table>", html):  # Material's table:not([class])
             before = html[: table.start()]
             assert before.endswith('<div class="md-typeset__table">'), page
             tables += 1
