@@ -12,7 +12,7 @@ export NO_MKDOCS_2_WARNING := 1
 # 4x slower, the figures' forward passes 10x). It changes no result.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: serve test test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin bench-trainer audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin bench-trainer audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -81,6 +81,9 @@ chromium: $(STAMP)
 test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build, browser, lint
 	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder \
 	  --cov --cov-report=term-missing:skip-covered
+
+cpu-sets: $(STAMP)  ## every page under AVX2 kernels with printed floats 1 ulp up (90 s; .ci/run runs it)
+	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py -p no:cacheprovider --no-cov
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
 # rates (snippets/train_it/twin_results.py): minutes, so not in `make test`;
