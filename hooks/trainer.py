@@ -25,6 +25,18 @@ SHOWN_TOP = 3  # the maps' sequence: the first held out whose largest key is her
 EVERY = 10  # a frame every this many steps
 
 
+# the training page's thresholds (snippets/train_it/ex05_claims.py) the page's
+# JavaScript checks its claims with
+THRESHOLDS = [
+    "TWO_HEADS_MIN_ACCURACY",
+    "ONE_HEAD_MAX_ACCURACY",
+    "ONE_HEAD_MIN_MSE_RATIO",
+    "JS_BEFORE_MAX",
+    "JS_AFTER_MIN",
+    "ROLE_MIN_ATTENTION",
+]
+
+
 def trainer_data() -> dict:
     """What train-it.js and trainer.js compute with, from the snippets."""
     with contextlib.redirect_stdout(io.StringIO()):  # the snippets print
@@ -33,14 +45,6 @@ def trainer_data() -> dict:
         from snippets.train_it.ex03_train import BATCH, LR, STEPS
         from snippets.train_it.twin_results import twin_results
 
-    names = [
-        "TWO_HEADS_MIN_ACCURACY",
-        "ONE_HEAD_MAX_ACCURACY",
-        "ONE_HEAD_MIN_MSE_RATIO",
-        "JS_BEFORE_MAX",
-        "JS_AFTER_MIN",
-        "ROLE_MIN_ATTENTION",
-    ]
     return {
         "steps": STEPS,
         "batch": BATCH,
@@ -51,7 +55,7 @@ def trainer_data() -> dict:
         "shown_top": SHOWN_TOP,
         "every": EVERY,
         "designs": {name: list(design) for name, design in DESIGNS.items()},
-        "claims": {name.lower(): getattr(claims, name) for name in names},
+        "claims": {name.lower(): getattr(claims, name) for name in THRESHOLDS},
         "seeds": list(twin_results["seeds"]),  # what make twin trained
     }
 

@@ -16,6 +16,7 @@ import textwrap
 import pytest
 import torch
 
+from hooks.trainer import THRESHOLDS
 from tests.pages import lazy
 
 stream = lazy("snippets.train_it.ex01_stream")
@@ -159,14 +160,6 @@ def test_the_settings_are_the_training_pages():
 
 # -- the claims, for every design ---------------------------------------------------
 
-THRESHOLDS = [
-    "TWO_HEADS_MIN_ACCURACY",
-    "ONE_HEAD_MAX_ACCURACY",
-    "ONE_HEAD_MIN_MSE_RATIO",
-    "JS_BEFORE_MAX",
-    "JS_AFTER_MIN",
-    "ROLE_MIN_ATTENTION",
-]
 NAMES = {  # the training page's words for each claim -> this page's
     "two heads are not accurate on both outputs": "not accurate on both lookups",
     "one head of width 4 is too accurate": "too accurate",
