@@ -20,7 +20,46 @@ const source = document.getElementById("your-sentence-data");
 const script = document.querySelector("script[data-assets]");
 if (root && source && script) main();
 
-function main() {
+// --- when: built as it nears the screen, or bit by bit when the browser is idle ---
+// Built at load, the 72 thumbnails (a button and a canvas each, drawn one by one)
+// and the large map were a long task of the page's start-up, on a page whose first
+// screen shows only the prose above them. Now each layer's row is built, and later
+// drawn, in an idle moment of its own (the page stays responsive meanwhile), and
+// whatever is left is done at once when a part the script draws comes within a
+// quarter of a screen's height of the screen, when the explorer gets the focus,
+// or before the page is printed. (`pause` waits for the next idle moment, or for
+// nothing once in a hurry.)
+function whenNeeded() {
+  const idle = window.requestIdleCallback ?? ((go) => setTimeout(go, 1));
+  let urgent = false;
+  let wake = null; // ends the wait for an idle moment
+  const hurry = () => {
+    urgent = true;
+    near.disconnect();
+    root.removeEventListener("focusin", hurry);
+    removeEventListener("beforeprint", hurry);
+    wake?.();
+  };
+  const near = new IntersectionObserver((seen) => seen.some((e) => e.isIntersecting) && hurry(), {
+    rootMargin: "25% 0px",
+  });
+  for (const drawn of root.querySelectorAll(".heads-live__tokens, .heads-live__grid, .heads-live__detail")) {
+    near.observe(drawn);
+  }
+  root.addEventListener("focusin", hurry);
+  addEventListener("beforeprint", hurry);
+  return () =>
+    urgent
+      ? null
+      : new Promise((resolve) => {
+          wake = resolve;
+          idle(resolve);
+        });
+}
+
+async function main() {
+  const pause = whenNeeded();
+  await pause();
   const data = JSON.parse(source.textContent);
   const assets = new URL(script.dataset.assets, document.baseURI);
   const $ = (selector) => root.querySelector(selector);
@@ -42,6 +81,8 @@ function main() {
   let hovered = null;
   let rowShown = null; // the token whose row is spelled out
   let layout = null; // the large map's label width and cell size, in CSS pixels
+  let boxWidth = 0; // the width of the large map's box (0: not laid out yet)
+  let ready = false; // every part is built and the first example shown
   const off = new Set(); // heads switched off, as layer * 12 + head
   let session = null; // the model, once loaded
   let ort = null;
@@ -364,24 +405,29 @@ function main() {
       thumbs.push({ layer, head, button, canvas });
     }
     grid.append(row);
+    await pause();
   }
 
   const chosen = () => hovered || locked || [0, 2];
 
-  function render() {
+  function render({ thumbnails = true } = {}) {
     root.dataset.empty = String(!shown);
     renderTokens();
-    if (shown) {
-      const { paper, ink } = colours();
-      const p = rgb(paper);
-      const k = rgb(ink);
-      for (const t of thumbs) {
-        drawThumb(t.canvas, map(shown, t.layer, t.head), shown.T, p, k);
-        t.button.classList.toggle("is-off", off.has(t.layer * HEADS + t.head));
-      }
-    }
+    if (thumbnails) for (let layer = 0; layer < LAYERS; layer++) renderLayer(layer);
     renderDetail();
     renderConsequence();
+  }
+
+  // one layer's thumbnails
+  function renderLayer(layer) {
+    if (!shown) return;
+    const { paper, ink } = colours();
+    const p = rgb(paper);
+    const k = rgb(ink);
+    for (const t of thumbs.slice(layer * HEADS, (layer + 1) * HEADS)) {
+      drawThumb(t.canvas, map(shown, t.layer, t.head), shown.T, p, k);
+      t.button.classList.toggle("is-off", off.has(t.layer * HEADS + t.head));
+    }
   }
 
   function renderTokens() {
@@ -422,7 +468,7 @@ function main() {
       for (const cell of root.querySelectorAll("[data-role]")) cell.textContent = "–";
       return;
     }
-    drawBig(layer, head);
+    if (boxWidth) drawBig(layer, head); // (else the ResizeObserver below draws it)
     const fmt = (x) => (x === null ? "–" : x.toFixed(2));
     const mine = roles(shown, layer, head);
     const strongest = ROLES.map(() => [-1, 0, 0]);
@@ -463,7 +509,7 @@ function main() {
     const p = rgb(paper);
     const k = rgb(ink);
     const T = shown.T;
-    const width = Math.min(Math.max(bigMap.parentElement.clientWidth, 200), 640);
+    const width = Math.min(Math.max(boxWidth, 200), 640);
     const ratio = window.devicePixelRatio || 1;
     const font = T > 32 ? 9 : 12;
     const ctx = bigMap.getContext("2d");
@@ -593,12 +639,15 @@ function main() {
     attributes: true,
     attributeFilter: ["data-md-color-scheme"],
   });
-  let width = 0;
+  // The large map's box's width, as the last layout left it: the map is drawn to
+  // fit it when it changes, and drawn first when it is known (reading it at once,
+  // after the writes that come before, would make the browser lay out the page
+  // then and there).
   new ResizeObserver(() => {
     const now = bigMap.parentElement.clientWidth;
-    if (now !== width) {
-      width = now;
-      if (shown) renderDetail();
+    if (now !== boxWidth) {
+      boxWidth = now;
+      if (ready) renderDetail();
     }
   }).observe(bigMap.parentElement);
 
@@ -627,7 +676,21 @@ function main() {
     render();
   }
 
-  showExample(data.examples[0]);
+  // the first example (showExample's), its thumbnails a layer at a time
+  shown = fromExample(data.examples[0]);
+  form.elements.text.value = shown.text;
+  form.elements.other.value = shown.other;
+  for (let layer = 0; layer < LAYERS; layer++) {
+    await pause();
+    renderLayer(layer);
+  }
+  await pause();
+  root.dataset.empty = "false";
+  renderTokens();
+  renderConsequence();
+  await pause();
+  ready = true; // the large map is drawn from now on, when its box is laid out
+  renderDetail();
   root.dataset.state = "examples";
   root.dataset.ready = "true";
 }
