@@ -14,7 +14,7 @@ def compare(d_model, a, b):
     mean = statistics.mean(differences)
     sd = statistics.stdev(differences)
     t = mean / (sd / len(differences) ** 0.5)
-    lower = sum(d < 0 for d in differences)
+    lower = sum(x < 0 for x in differences)
     return mean, sd, t, lower
 
 
