@@ -407,6 +407,10 @@ def test_prose_numbers():
     assert all(k.startswith("4x1/") for k in ill)
     n_four = len(twin.STEP_SEEDS["4x1"])
     n = stop - start
+    low, high = seed_results["seeds"]
+    their_four = seed_results["designs"]["4 x 1"][2]  # accurate on both
+    rate = (their_four + four["both"]) / (2 * n)
+    chance = (2 * n * rate * (1 - rate)) ** 0.5  # sd of a difference of counts
     check_prose_numbers(
         "train-it.md",
         computed={
@@ -423,7 +427,12 @@ def test_prose_numbers():
                 f"in {their_wide} there and {one['both']} here",
                 f"in {their_one} and in {one['meets']}",
             ],
-            "seed 98 there": f"with another generator, seed {failing} draws",
+            "their seeds": f"are {low} to {high - 1}, trained",
+            "these seeds": f"these are {start} to {stop - 1}, in",
+            "four heads there": f"in {their_four} of the training page's",
+            "four heads here": f"and in {four['both']} here, a",
+            "chance": f"about {chance:.0f} seeds",
+            "intro": f"in {two['meets']} and {one['meets']} of the {n}",
             "steps checked": (
                 f"the first {len(twin.STEP_SEEDS['2x2'])} seeds of each design, "
                 f"and the first {n_four}"
