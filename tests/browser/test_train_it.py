@@ -197,18 +197,18 @@ PLANTED = [  # one gradient term off by 1%, each: (what it is, the code, planted
     ),
     (
         "one term of the context's gradient",
-        "gradContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c];",
-        "gradContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c] * 1.01;",
+        "gradContext[t * WIDTH + c] = g0 * W[OW + c] + g1 * W[OW + WIDTH + c];",
+        "gradContext[t * WIDTH + c] = g0 * W[OW + c] + g1 * W[OW + WIDTH + c] * 1.01;",
     ),
     (
         "the value projection's gradient",
-        'projectBack(G, "W_value", batch.v, batch.k, s, gradV);',
-        "gradV.forEach((x, i) => { gradV[i] = x * 1.01; });\n"
-        '      projectBack(G, "W_value", batch.v, batch.k, s, gradV);',
+        "const { gradQ, gradK, gradV } = work;",
+        "const { gradQ, gradK, gradV } = work;\n"
+        "    gradV.forEach((x, i) => { gradV[i] = x * 1.01; });",
     ),
     # the whole gradient of one weight: Adam divides it by its own running size,
     # so only its EPS sees the error, which changes the loss by a hundred-millionth
-    ("the output bias's gradient", "G[bo] += g0;", "G[bo] += g0 * 1.01;"),
+    ("the output bias's gradient", "G[OB] += g0;", "G[OB] += g0 * 1.01;"),
 ]
 SUBTLE = "the output bias's gradient"
 

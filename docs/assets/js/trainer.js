@@ -36,21 +36,22 @@
     }
     mt[0] = 0x80000000;
     let index = N;
-    function word() {
-      if (index >= N) {
-        for (let k = 0; k < N; k += 1) {
-          const y = (mt[k] & 0x80000000) | (mt[(k + 1) % N] & 0x7fffffff);
-          mt[k] = mt[(k + 397) % N] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
-        }
-        index = 0;
+    function twist() {
+      for (let k = 0; k < N; k += 1) {
+        const y = (mt[k] & 0x80000000) | (mt[k + 1 < N ? k + 1 : 0] & 0x7fffffff);
+        mt[k] = mt[k + 397 < N ? k + 397 : k + 397 - N] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
       }
+      index = 0;
+    }
+    function word() {
+      // the next 32 random bits (as a signed 32-bit integer: >>> reads them unsigned)
+      if (index >= N) twist();
       let y = mt[index];
       index += 1;
       y ^= y >>> 11;
       y ^= (y << 7) & 0x9d2c5680;
       y ^= (y << 15) & 0xefc60000;
-      y ^= y >>> 18;
-      return y >>> 0;
+      return y ^ (y >>> 18);
     }
     // random.random(): 53 random bits, as a float64 in [0, 1)
     return () => ((word() >>> 5) * 67108864 + (word() >>> 6)) / 9007199254740992;
@@ -75,10 +76,6 @@
     AT[`${name}.bias`] = SIZE + out * inputs;
     SIZE += out * inputs + out;
   }
-  const OFFSETS = Object.fromEntries(
-    // name -> where its weight and its bias start
-    SHAPES.map(([name]) => [name, [AT[`${name}.weight`], AT[`${name}.bias`]]]),
-  );
 
   function initialWeights(seed) {
     // nn.Linear's default: weight and bias uniform in (-b, b), b = 1 / sqrt(inputs)
@@ -95,23 +92,30 @@
   }
 
   // n sequences: v (n, T) in (-1, 1), k (n, T) in (0, 1), and the targets y (n, T, 2):
-  // the value at the previous position and the value where k is largest.
-  function makeBatch(n, random) {
-    const v = new Float64Array(n * T);
-    const k = new Float64Array(n * T);
+  // the value at the previous position and the value where k is largest. A batch
+  // is made once and drawn into again at every step: nothing is allocated.
+  function batchOf(n) {
+    const f = (size) => new Float64Array(size);
+    return { n, v: f(n * T), k: f(n * T), y: f(n * T * 2), top: new Int32Array(n) };
+  }
+
+  function drawBatch(batch, random) {
+    const { n, v, k, y, top } = batch;
     for (let i = 0; i < n * T; i += 1) v[i] = random() * 2 - 1;
     for (let i = 0; i < n * T; i += 1) k[i] = random();
-    const y = new Float64Array(n * T * 2);
-    const top = new Int32Array(n); // where k is largest
     for (let s = 0; s < n; s += 1) {
-      for (let t = 1; t < T; t += 1) if (k[s * T + t] > k[s * T + top[s]]) top[s] = t;
+      const o = s * T; // where sequence s starts
+      top[s] = 0; // where its k is largest
+      for (let t = 1; t < T; t += 1) if (k[o + t] > k[o + top[s]]) top[s] = t;
       for (let t = 0; t < T; t += 1) {
-        y[(s * T + t) * 2] = v[s * T + ((t + T - 1) % T)];
-        y[(s * T + t) * 2 + 1] = v[s * T + top[s]];
+        y[(o + t) * 2] = v[o + ((t + T - 1) % T)];
+        y[(o + t) * 2 + 1] = v[o + top[s]];
       }
     }
-    return { n, v, k, y, top };
+    return batch;
   }
+
+  const makeBatch = (n, random) => drawBatch(batchOf(n), random);
 
   // --- the model, forward and backward by hand (snippets/train_it/ex02_backward.py) -
   // One attention layer, the training page's; a design is its number of heads. What
@@ -121,10 +125,17 @@
   // model of several layers with a residual stream would bring its own SHAPES,
   // forward and backward, and a design would name its model.
   // One sequence at a time: its queries, keys and values (T, WIDTH), each head's
-  // weights (h, T, T), the context (T, WIDTH) and the output (T, 2), kept in `work`.
+  // weights (h, T, T), the context (T, WIDTH) and the output (T, 2), kept in `work`,
+  // made once per run. The hot loops below read the weights at fixed offsets.
+  const [QW, KW, VW, OW] = ["W_query", "W_key", "W_value", "W_o"].map((n) => AT[`${n}.weight`]);
+  const [QB, KB, VB, OB] = ["W_query", "W_key", "W_value", "W_o"].map((n) => AT[`${n}.bias`]);
+
   function workspace(heads) {
     const f = (n) => new Float64Array(n);
     return {
+      heads,
+      dHead: WIDTH / heads,
+      scale: Math.sqrt(WIDTH / heads), // each score is divided by sqrt(d_head)
       q: f(T * WIDTH),
       k: f(T * WIDTH),
       v: f(T * WIDTH),
@@ -140,159 +151,170 @@
     };
   }
 
-  // z = x W^T + b for one sequence; x_t = [v_t, k_t, e_t] with e_t one-hot, so
-  // the product reads columns 0 and 1 of W and the column of place t.
-  function project(W, name, v, k, s, z) {
-    const [w, b] = OFFSETS[name];
-    for (let c = 0; c < WIDTH; c += 1) {
-      const row = w + c * D_MODEL; // row c of W: v's weight, k's, then the places'
-      const [wv, wk, bias] = [W[row], W[row + 1], W[b + c]];
-      for (let t = 0; t < T; t += 1) {
-        z[t * WIDTH + c] = v[s * T + t] * wv + k[s * T + t] * wk + W[row + 2 + t] + bias;
+  // q, k, v (T, WIDTH) of sequence s: z = x W^T + b, where x_t = [v_t, k_t, e_t] with
+  // e_t one-hot, so the product reads columns 0 and 1 of W and the column of place t.
+  function project(W, batch, s, work) {
+    const { q, k, v } = work;
+    for (let t = 0; t < T; t += 1) {
+      const vt = batch.v[s * T + t];
+      const kt = batch.k[s * T + t];
+      for (let c = 0; c < WIDTH; c += 1) {
+        const i = t * WIDTH + c;
+        const row = c * D_MODEL; // row c of each W: v's weight, k's, then the places'
+        q[i] = vt * W[QW + row] + kt * W[QW + row + 1] + W[QW + row + 2 + t] + W[QB + c];
+        k[i] = vt * W[KW + row] + kt * W[KW + row + 1] + W[KW + row + 2 + t] + W[KB + c];
+        v[i] = vt * W[VW + row] + kt * W[VW + row + 1] + W[VW + row + 2 + t] + W[VB + c];
       }
+    }
+  }
+
+  // Head h's row for position t: its weights a[row .. row + T) and its context.
+  function attendRow(work, h, t) {
+    const { dHead, scale, q, k, v, a, context } = work;
+    const row = (h * T + t) * T; // head h's weights for position t
+    const qt = t * WIDTH + h * dHead; // head h's columns: h * dHead .. + dHead - 1
+    let top = 0; // where the largest score is
+    for (let u = 0; u < T; u += 1) {
+      const ku = u * WIDTH + h * dHead;
+      let score = 0;
+      for (let e = 0; e < dHead; e += 1) score += q[qt + e] * k[ku + e];
+      a[row + u] = score / scale;
+      if (a[row + u] > a[row + top]) top = u;
+    }
+    // softmax, less the largest score so that exp stays finite (exp(0) is 1)
+    const largest = a[row + top];
+    let total = 0;
+    for (let u = 0; u < T; u += 1) {
+      const w = u === top ? 1 : Math.exp(a[row + u] - largest);
+      a[row + u] = w;
+      total += w;
+    }
+    const inverse = 1 / total;
+    for (let u = 0; u < T; u += 1) a[row + u] *= inverse;
+    for (let e = 0; e < dHead; e += 1) {
+      let sum = 0;
+      for (let u = 0; u < T; u += 1) sum += a[row + u] * v[u * WIDTH + h * dHead + e];
+      context[qt + e] = sum;
     }
   }
 
   // The forward pass of sequence s: work.out (T, 2), work.a (h, T, T).
-  function forward(W, heads, batch, s, work) {
-    const dHead = WIDTH / heads;
-    const scale = Math.sqrt(dHead);
-    const { q, k, v, a, context, out } = work;
-    project(W, "W_query", batch.v, batch.k, s, q);
-    project(W, "W_key", batch.v, batch.k, s, k);
-    project(W, "W_value", batch.v, batch.k, s, v);
-    for (let h = 0; h < heads; h += 1) {
-      const first = h * dHead; // head h's columns: first .. first + dHead - 1
-      for (let t = 0; t < T; t += 1) {
-        const row = (h * T + t) * T; // head h's weights for position t
-        const qt = t * WIDTH + first;
-        let top = -Infinity;
-        for (let u = 0; u < T; u += 1) {
-          const ku = u * WIDTH + first;
-          let score = 0;
-          for (let e = 0; e < dHead; e += 1) score += q[qt + e] * k[ku + e];
-          score /= scale;
-          a[row + u] = score;
-          if (score > top) top = score;
-        }
-        let total = 0; // softmax, less the largest score so that exp stays finite
-        for (let u = 0; u < T; u += 1) {
-          const w = Math.exp(a[row + u] - top);
-          a[row + u] = w;
-          total += w;
-        }
-        const inverse = 1 / total;
-        for (let u = 0; u < T; u += 1) a[row + u] *= inverse;
-        for (let e = 0; e < dHead; e += 1) {
-          let sum = 0;
-          for (let u = 0; u < T; u += 1) sum += a[row + u] * v[u * WIDTH + first + e];
-          context[qt + e] = sum;
-        }
-      }
+  function forward(W, batch, s, work) {
+    project(W, batch, s, work);
+    for (let h = 0; h < work.heads; h += 1) {
+      for (let t = 0; t < T; t += 1) attendRow(work, h, t);
     }
-    output(W, context, out);
+    output(W, work.context, work.out);
   }
 
   // out = context W_o^T + b_o, for one sequence: (T, WIDTH) -> (T, 2)
   function output(W, context, out) {
-    const [wo, bo] = OFFSETS.W_o;
     for (let t = 0; t < T; t += 1) {
       for (let o = 0; o < 2; o += 1) {
         let sum = 0;
-        for (let c = 0; c < WIDTH; c += 1) sum += context[t * WIDTH + c] * W[wo + o * WIDTH + c];
-        out[t * 2 + o] = sum + W[bo + o];
+        for (let c = 0; c < WIDTH; c += 1) sum += context[t * WIDTH + c] * W[OW + o * WIDTH + c];
+        out[t * 2 + o] = sum + W[OB + o];
       }
     }
   }
 
-  // Adds d z / d W of one sequence's projection to the gradients G, given gradZ (T, WIDTH).
-  function projectBack(G, name, v, k, s, gradZ) {
-    const [w, b] = OFFSETS[name];
-    for (let c = 0; c < WIDTH; c += 1) {
-      const row = w + c * D_MODEL;
-      for (let t = 0; t < T; t += 1) {
-        const g = gradZ[t * WIDTH + c];
-        G[row] += g * v[s * T + t];
-        G[row + 1] += g * k[s * T + t];
-        G[row + 2 + t] += g;
-        G[b + c] += g;
+  // d loss / d W_o and b_o of one sequence, added to G, and d loss / d context.
+  function outputBack(W, G, work) {
+    const { context, gradOut, gradContext } = work;
+    for (let t = 0; t < T; t += 1) {
+      const g0 = gradOut[t * 2];
+      const g1 = gradOut[t * 2 + 1];
+      for (let c = 0; c < WIDTH; c += 1) {
+        G[OW + c] += g0 * context[t * WIDTH + c];
+        G[OW + WIDTH + c] += g1 * context[t * WIDTH + c];
+        gradContext[t * WIDTH + c] = g0 * W[OW + c] + g1 * W[OW + WIDTH + c];
+      }
+      G[OB] += g0;
+      G[OB + 1] += g1;
+    }
+  }
+
+  // Head h's row for position t, backward: adds to gradQ, gradK and gradV.
+  function attendRowBack(work, h, t) {
+    const { dHead, scale, q, k, v, a, gradContext, gradA, gradQ, gradK, gradV } = work;
+    const row = (h * T + t) * T;
+    const qt = t * WIDTH + h * dHead;
+    let mean = 0; // the a-weighted mean of d loss / d a over the row
+    for (let u = 0; u < T; u += 1) {
+      const ku = u * WIDTH + h * dHead;
+      let sum = 0;
+      for (let e = 0; e < dHead; e += 1) {
+        sum += gradContext[qt + e] * v[ku + e];
+        gradV[ku + e] += a[row + u] * gradContext[qt + e];
+      }
+      gradA[u] = sum;
+      mean += a[row + u] * sum;
+    }
+    for (let u = 0; u < T; u += 1) {
+      const ku = u * WIDTH + h * dHead;
+      const gradScore = (a[row + u] * (gradA[u] - mean)) / scale; // the softmax's backward
+      for (let e = 0; e < dHead; e += 1) {
+        gradQ[qt + e] += gradScore * k[ku + e];
+        gradK[ku + e] += gradScore * q[qt + e];
+      }
+    }
+  }
+
+  // d z / d W of sequence s's three projections, added to G, from gradQ, gradK and
+  // gradV (T, WIDTH): x_t is one-hot past its first two numbers, as in project.
+  function projectBack(G, batch, s, work) {
+    const { gradQ, gradK, gradV } = work;
+    for (const [w, b, gradZ] of [
+      [QW, QB, gradQ],
+      [KW, KB, gradK],
+      [VW, VB, gradV],
+    ]) {
+      for (let c = 0; c < WIDTH; c += 1) {
+        const row = w + c * D_MODEL;
+        for (let t = 0; t < T; t += 1) {
+          const g = gradZ[t * WIDTH + c];
+          G[row] += g * batch.v[s * T + t];
+          G[row + 1] += g * batch.k[s * T + t];
+          G[row + 2 + t] += g;
+          G[b + c] += g;
+        }
       }
     }
   }
 
   // The backward pass of sequence s, after its forward pass: adds its part of the
   // gradients to G, from gradOut = d loss / d out (T, 2).
-  function backward(W, G, heads, batch, s, work) {
-    const dHead = WIDTH / heads;
-    const scale = Math.sqrt(dHead);
-    const { q, k, v, a, context, gradOut, gradContext, gradA, gradQ, gradK, gradV } = work;
-    const [wo, bo] = OFFSETS.W_o;
-    for (let t = 0; t < T; t += 1) {
-      const g0 = gradOut[t * 2];
-      const g1 = gradOut[t * 2 + 1];
-      for (let c = 0; c < WIDTH; c += 1) {
-        G[wo + c] += g0 * context[t * WIDTH + c];
-        G[wo + WIDTH + c] += g1 * context[t * WIDTH + c];
-        gradContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c];
-      }
-      G[bo] += g0;
-      G[bo + 1] += g1;
+  function backward(W, G, batch, s, work) {
+    outputBack(W, G, work);
+    work.gradQ.fill(0);
+    work.gradK.fill(0);
+    work.gradV.fill(0);
+    for (let h = 0; h < work.heads; h += 1) {
+      for (let t = 0; t < T; t += 1) attendRowBack(work, h, t);
     }
-    gradQ.fill(0);
-    gradK.fill(0);
-    gradV.fill(0);
-    for (let h = 0; h < heads; h += 1) {
-      const first = h * dHead;
-      for (let t = 0; t < T; t += 1) {
-        const row = (h * T + t) * T;
-        const qt = t * WIDTH + first;
-        let mean = 0; // the a-weighted mean of d loss / d a over the row
-        for (let u = 0; u < T; u += 1) {
-          const ku = u * WIDTH + first;
-          const w = a[row + u];
-          let sum = 0;
-          for (let e = 0; e < dHead; e += 1) {
-            sum += gradContext[qt + e] * v[ku + e];
-            gradV[ku + e] += w * gradContext[qt + e];
-          }
-          gradA[u] = sum;
-          mean += w * sum;
-        }
-        for (let u = 0; u < T; u += 1) {
-          const ku = u * WIDTH + first;
-          const gradScore = (a[row + u] * (gradA[u] - mean)) / scale; // the softmax's backward
-          for (let e = 0; e < dHead; e += 1) {
-            gradQ[qt + e] += gradScore * k[ku + e];
-            gradK[ku + e] += gradScore * q[qt + e];
-          }
-        }
-      }
-    }
-    projectBack(G, "W_query", batch.v, batch.k, s, gradQ);
-    projectBack(G, "W_key", batch.v, batch.k, s, gradK);
-    projectBack(G, "W_value", batch.v, batch.k, s, gradV);
+    projectBack(G, batch, s, work);
   }
 
   // The mean squared error over a batch, and its gradients in G (overwritten);
   // `correct` counts the outputs within `tol` of their targets, on each lookup.
-  function lossAndGrads(W, G, heads, batch, work, tol = 0, correct = [0, 0]) {
+  function lossAndGrads(W, G, batch, work, tol = 0, correct = [0, 0]) {
     const count = batch.n * T * 2;
     G.fill(0);
     let loss = 0;
     for (let s = 0; s < batch.n; s += 1) {
-      forward(W, heads, batch, s, work);
+      forward(W, batch, s, work);
       for (let i = 0; i < T * 2; i += 1) {
         const error = work.out[i] - batch.y[s * T * 2 + i];
         loss += error * error;
         work.gradOut[i] = (2 * error) / count;
         if (Math.abs(error) < tol) correct[i % 2] += 1;
       }
-      backward(W, G, heads, batch, s, work);
+      backward(W, G, batch, s, work);
     }
     // The key bias adds q . b to every score of a row, and a softmax ignores what
     // is added to a whole row: its gradient is zero (what the sum gives is
     // rounding noise, which Adam would divide by its EPS and follow).
-    G.fill(0, AT["W_key.bias"], AT["W_key.bias"] + WIDTH);
+    G.fill(0, KB, KB + WIDTH);
     return loss / count;
   }
 
@@ -334,7 +356,7 @@
   // targets on each lookup (before the step), then Adam's step.
   function trainStep(config, r, batch) {
     const correct = [0, 0];
-    r.losses[r.step] = lossAndGrads(r.W, r.G, r.heads, batch, r.work, config.tol, correct);
+    r.losses[r.step] = lossAndGrads(r.W, r.G, batch, r.work, config.tol, correct);
     r.accuracy = correct.map((c) => c / (batch.n * T));
     r.step += 1;
     adam(config, r.W, r.G, r.m, r.v, r.step);
@@ -355,7 +377,7 @@
     const divergence = new Float64Array(pairs.length);
     const mean = removed ? contextMean(W, heads, test) : null;
     for (let s = 0; s < test.n; s += 1) {
-      forward(W, heads, test, s, work);
+      forward(W, test, s, work);
       if (removed) withHeadsRemoved(W, heads, work, removed, mean);
       for (let i = 0; i < T * 2; i += 1) {
         const error = work.out[i] - test.y[s * T * 2 + i];
@@ -405,7 +427,7 @@
     const work = workspace(heads);
     const sum = new Float64Array(WIDTH);
     for (let s = 0; s < test.n; s += 1) {
-      forward(W, heads, test, s, work);
+      forward(W, test, s, work);
       for (let i = 0; i < T * WIDTH; i += 1) sum[i % WIDTH] += work.context[i];
     }
     return sum.map((x) => x / (test.n * T));
@@ -480,7 +502,7 @@
     // whose largest key is at config.shown_top (as the training page's figure).
     function maps(config, r) {
       const work = workspace(r.heads);
-      forward(r.W, r.heads, heldOut(config), heldOut(config).top.indexOf(config.shown_top), work);
+      forward(r.W, heldOut(config), heldOut(config).top.indexOf(config.shown_top), work);
       return Array.from(work.a);
     }
 
@@ -501,8 +523,9 @@
           })),
         });
       if (every) frame(0);
+      const batch = batchOf(config.batch); // drawn into at every step
       for (let step = 1; step <= config.steps; step += 1) {
-        const batch = makeBatch(config.batch, data);
+        drawBatch(batch, data);
         for (const r of runs) trainStep(config, r, batch);
         if (every && step % every === 0) frame(step);
       }
@@ -551,6 +574,8 @@
     mersenneTwister,
     initialWeights,
     makeBatch,
+    batchOf,
+    drawBatch,
     lossAndGrads,
     adam,
     run,
