@@ -12,7 +12,7 @@ export NO_MKDOCS_2_WARNING := 1
 # 4x slower, the figures' forward passes 10x). It changes no result.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin bench-trainer audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin twin-depth bench-trainer audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -151,6 +151,11 @@ sweep: $(STAMP)  ## the real-text page's sweep of heads and seeds (about 27 minu
 twin: $(STAMP)  ## the live trainer's runs in PyTorch, float64 (minutes): the page's rates, the browser's reference
 	$(BIN)/python -m benchmarks.train_it_twin
 	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
+
+# Writes tests/data/train_it_depth_steps.json: PyTorch's runs of the depth model the
+# live trainer can train (not on the page yet), the browser's reference (minutes).
+twin-depth: $(STAMP)  ## PyTorch's float64 runs of one and two layers, the live trainer's reference
+	$(BIN)/python -m benchmarks.train_it_depth
 
 bench-trainer: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's steps per second in Chromium, against its goal
 	$(BIN)/python -m benchmarks.bench_trainer

@@ -61,31 +61,36 @@
   const T = 6; // positions per sequence
   const D_MODEL = 2 + T; // v, k and a one-hot place
   const WIDTH = 4; // heads * d_head, the same in every design
-  // The weights in one Float64Array, in the order of Attention's state_dict: each
+  // A model's weights in one Float64Array, in the order of its state_dict: each
   // linear map's weight (out, in), row by row, then its bias (out).
-  const SHAPES = [
+  function layout(shapes) {
+    const at = {}; // where each weight starts
+    let size = 0;
+    for (const [name, out, inputs] of shapes) {
+      at[`${name}.weight`] = size;
+      at[`${name}.bias`] = size + out * inputs;
+      size += out * inputs + out;
+    }
+    return { shapes, at, size };
+  }
+  const ONE_LAYER = layout([
+    // the training page's Attention
     ["W_query", WIDTH, D_MODEL],
     ["W_key", WIDTH, D_MODEL],
     ["W_value", WIDTH, D_MODEL],
     ["W_o", 2, WIDTH],
-  ];
-  const AT = {}; // where each weight starts
-  let SIZE = 0;
-  for (const [name, out, inputs] of SHAPES) {
-    AT[`${name}.weight`] = SIZE;
-    AT[`${name}.bias`] = SIZE + out * inputs;
-    SIZE += out * inputs + out;
-  }
+  ]);
+  const { at: AT, size: SIZE } = ONE_LAYER;
 
-  function initialWeights(seed) {
+  function initialWeights(seed, model = ONE_LAYER) {
     // nn.Linear's default: weight and bias uniform in (-b, b), b = 1 / sqrt(inputs)
     const random = mersenneTwister(seed);
-    const W = new Float64Array(SIZE);
-    for (const [name, out, inputs] of SHAPES) {
+    const W = new Float64Array(model.size);
+    for (const [name, out, inputs] of model.shapes) {
       const bound = 1 / Math.sqrt(inputs);
-      const weight = AT[`${name}.weight`];
+      const weight = model.at[`${name}.weight`];
       for (let i = 0; i < out * inputs; i += 1) W[weight + i] = (2 * random() - 1) * bound;
-      const bias = AT[`${name}.bias`];
+      const bias = model.at[`${name}.bias`];
       for (let i = 0; i < out; i += 1) W[bias + i] = (2 * random() - 1) * bound;
     }
     return W;
@@ -301,21 +306,180 @@
     const count = batch.n * T * 2;
     G.fill(0);
     let loss = 0;
+    const depth = work.model; // a model of several layers, or the page's one layer
     for (let s = 0; s < batch.n; s += 1) {
-      forward(W, batch, s, work);
+      if (depth) depthForward(W, depth, batch, s, work);
+      else forward(W, batch, s, work);
       for (let i = 0; i < T * 2; i += 1) {
         const error = work.out[i] - batch.y[s * T * 2 + i];
         loss += error * error;
         work.gradOut[i] = (2 * error) / count;
         if (Math.abs(error) < tol) correct[i % 2] += 1;
       }
-      backward(W, G, batch, s, work);
+      if (depth) depthBackward(W, G, depth, batch, s, work);
+      else backward(W, G, batch, s, work);
     }
     // The key bias adds q . b to every score of a row, and a softmax ignores what
     // is added to a whole row: its gradient is zero (what the sum gives is
     // rounding noise, which Adam would divide by its EPS and follow).
-    G.fill(0, KB, KB + WIDTH);
+    for (const key of depth ? depth.keyBiases : [KB]) G.fill(0, key, key + WIDTH);
     return loss / count;
+  }
+
+  // --- depth: one head per layer, on a residual stream (not on the page yet) ---------
+  // width-and-depth's OneHeadPerLayer (snippets/width_and_depth/ex04_one_head_per_layer.py)
+  // by hand, as its Python twin (benchmarks/train_it_depth.py) computes it:
+  //   stream = x W_in^T + b_in                       (T, 8) -> (T, 16)
+  //   each layer in turn: one head of width 4 reads the stream (as workspace(1) and
+  //   attendRow), its W_o writes (T, 4) -> (T, 16), added to the stream
+  //   out = stream W_out^T + b_out                   (T, 16) -> (T, 2)
+  const D_STREAM = 16; // numbers per position in the residual stream
+
+  function depthModel(layers) {
+    const shapes = [["W_in", D_STREAM, D_MODEL]];
+    for (let i = 0; i < layers; i += 1) {
+      for (const name of ["W_query", "W_key", "W_value"])
+        shapes.push([`layers.${i}.${name}`, WIDTH, D_STREAM]);
+      shapes.push([`layers.${i}.W_o`, D_STREAM, WIDTH]);
+    }
+    shapes.push(["W_out", 2, D_STREAM]);
+    const model = { layers, ...layout(shapes) };
+    const pair = (name) => [model.at[`${name}.weight`], model.at[`${name}.bias`]];
+    model.in = pair("W_in");
+    model.out = pair("W_out");
+    model.perLayer = Array.from({ length: layers }, (_, i) => ({
+      query: pair(`layers.${i}.W_query`),
+      key: pair(`layers.${i}.W_key`),
+      value: pair(`layers.${i}.W_value`),
+      o: pair(`layers.${i}.W_o`),
+    }));
+    model.keyBiases = model.perLayer.map((layer) => layer.key[1]);
+    return model;
+  }
+
+  // One sequence at a time: the stream before each layer and after the last
+  // (layers + 1 of them, each (T, 16)), each layer's head, what it writes, the
+  // output (T, 2), and the gradients.
+  function depthWorkspace(model) {
+    const f = (n) => new Float64Array(n);
+    return {
+      model,
+      streams: Array.from({ length: model.layers + 1 }, () => f(T * D_STREAM)),
+      heads: Array.from({ length: model.layers }, () => workspace(1)), // q, k, v, a (T, 4)...
+      write: f(T * D_STREAM),
+      out: f(T * 2),
+      gradOut: f(T * 2),
+      gradStream: f(T * D_STREAM),
+    };
+  }
+
+  // y (T, outputs) = x (T, inputs) W^T + b, for the map whose weight and bias start
+  // at [w, b].
+  function linear(W, [w, b], x, inputs, y, outputs) {
+    for (let t = 0; t < T; t += 1) {
+      for (let o = 0; o < outputs; o += 1) {
+        let sum = 0;
+        for (let i = 0; i < inputs; i += 1) sum += x[t * inputs + i] * W[w + o * inputs + i];
+        y[t * outputs + o] = sum + W[b + o];
+      }
+    }
+  }
+
+  // linear's backward, from gradY (T, outputs): adds d loss / d W and b to G, and
+  // d loss / d x to gradX (T, inputs).
+  function linearBack(W, G, [w, b], x, inputs, gradY, outputs, gradX) {
+    for (let t = 0; t < T; t += 1) {
+      for (let o = 0; o < outputs; o += 1) {
+        const g = gradY[t * outputs + o];
+        for (let i = 0; i < inputs; i += 1) {
+          G[w + o * inputs + i] += g * x[t * inputs + i];
+          gradX[t * inputs + i] += g * W[w + o * inputs + i];
+        }
+        G[b + o] += g;
+      }
+    }
+  }
+
+  // The stream (T, 16) of sequence s: x W_in^T + b_in, x_t = [v_t, k_t, e_t] (as project).
+  function streamIn(W, [w, b], batch, s, stream) {
+    for (let t = 0; t < T; t += 1) {
+      const vt = batch.v[s * T + t];
+      const kt = batch.k[s * T + t];
+      for (let o = 0; o < D_STREAM; o += 1) {
+        const row = w + o * D_MODEL;
+        stream[t * D_STREAM + o] = vt * W[row] + kt * W[row + 1] + W[row + 2 + t] + W[b + o];
+      }
+    }
+  }
+
+  // streamIn's backward: adds d loss / d W_in and b_in to G, from gradStream (T, 16).
+  function streamInBack(G, [w, b], batch, s, gradStream) {
+    for (let o = 0; o < D_STREAM; o += 1) {
+      const row = w + o * D_MODEL;
+      for (let t = 0; t < T; t += 1) {
+        const g = gradStream[t * D_STREAM + o];
+        G[row] += g * batch.v[s * T + t];
+        G[row + 1] += g * batch.k[s * T + t];
+        G[row + 2 + t] += g;
+        G[b + o] += g;
+      }
+    }
+  }
+
+  // The forward pass of sequence s: work.out (T, 2), each layer's head's a (T, T).
+  function depthForward(W, model, batch, s, work) {
+    const { streams, heads, write } = work;
+    streamIn(W, model.in, batch, s, streams[0]);
+    for (let i = 0; i < model.layers; i += 1) {
+      const [stream, head, layer, next] = [streams[i], heads[i], model.perLayer[i], streams[i + 1]];
+      linear(W, layer.query, stream, D_STREAM, head.q, WIDTH); // (T, 16) -> (T, 4)
+      linear(W, layer.key, stream, D_STREAM, head.k, WIDTH);
+      linear(W, layer.value, stream, D_STREAM, head.v, WIDTH);
+      for (let t = 0; t < T; t += 1) attendRow(head, 0, t);
+      linear(W, layer.o, head.context, WIDTH, write, D_STREAM); // (T, 4) -> (T, 16)
+      for (let j = 0; j < T * D_STREAM; j += 1) next[j] = stream[j] + write[j];
+    }
+    linear(W, model.out, streams[model.layers], D_STREAM, work.out, 2);
+  }
+
+  // The backward pass of sequence s, after its forward pass: adds its part of the
+  // gradients to G, from work.gradOut (T, 2). gradStream is d loss / d the stream,
+  // from the last layer's to the first: the residual hands it down as it is, and
+  // each layer's head adds what goes through its q, k and v.
+  function depthBackward(W, G, model, batch, s, work) {
+    const { streams, heads, gradStream } = work;
+    gradStream.fill(0);
+    linearBack(W, G, model.out, streams[model.layers], D_STREAM, work.gradOut, 2, gradStream);
+    for (let i = model.layers - 1; i >= 0; i -= 1) {
+      const [stream, head, layer] = [streams[i], heads[i], model.perLayer[i]];
+      head.gradContext.fill(0);
+      linearBack(W, G, layer.o, head.context, WIDTH, gradStream, D_STREAM, head.gradContext);
+      head.gradQ.fill(0);
+      head.gradK.fill(0);
+      head.gradV.fill(0);
+      for (let t = 0; t < T; t += 1) attendRowBack(head, 0, t);
+      linearBack(W, G, layer.query, stream, D_STREAM, head.gradQ, WIDTH, gradStream);
+      linearBack(W, G, layer.key, stream, D_STREAM, head.gradK, WIDTH, gradStream);
+      linearBack(W, G, layer.value, stream, D_STREAM, head.gradV, WIDTH, gradStream);
+    }
+    streamInBack(G, model.in, batch, s, gradStream);
+  }
+
+  // A run of the depth model, as `run` makes one of the page's model.
+  function depthRun(config, layers, seed) {
+    const model = depthModel(layers);
+    const W = initialWeights(seed, model);
+    return {
+      layers,
+      start: W.slice(),
+      W,
+      G: new Float64Array(model.size),
+      m: new Float64Array(model.size),
+      v: new Float64Array(model.size),
+      losses: new Float64Array(config.steps),
+      step: 0,
+      work: depthWorkspace(model),
+    };
   }
 
   // --- Adam and the cosine schedule (snippets/train_it/ex03_train.py) ---------------
@@ -579,6 +743,8 @@
     lossAndGrads,
     adam,
     run,
+    depthRun,
+    depthModel,
     trainStep,
     measure,
     broken,
