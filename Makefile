@@ -86,11 +86,13 @@ cpu-sets: $(STAMP)  ## every page under AVX2 kernels with printed floats 1 ulp u
 	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py -p no:cacheprovider --no-cov
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
-# rates (snippets/train_it/twin_results.py): minutes, so not in `make test`;
+# rates (snippets/train_it/twin_results.py), and its depth model's 800 steps against
+# PyTorch's (tests/data/train_it_depth_steps.json): minutes, so not in `make test`;
 # .ci/run calls it after `make test`.
 test-trainer-seeds: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's 100 seeds against PyTorch's, in Chromium (minutes)
 	HEADS_TRAINER_SEEDS=1 $(BIN)/python -m pytest tests/browser/test_train_it.py \
-	  -k train_100_seeds -p no:cacheprovider --no-cov
+	  -k "train_100_seeds or depth_trains_what_pytorch_trains_step_for_step" \
+	  -p no:cacheprovider --no-cov -rA
 
 build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict

@@ -292,15 +292,18 @@ def test_depth_trains_what_pytorch_trains_in_its_first_steps(page, problems):
     gaps = {key: early_gap(run, key.split("/")[0], 0) for key, run in runs.items()}
     assert max(gaps.values()) <= STRICT, gaps
     code = "gradX[t * inputs + i] += g * W[w + o * inputs + i];"
+    served = []
 
     def plant(route):
         text = route.fetch().text()
         assert text.count(code) == 1, f"the trainer has changed: {code!r}"
+        served.append(True)
         planted = code.replace("];", "] * 1.01;")
         route.fulfill(body=text.replace(code, planted), content_type="text/javascript")
 
     page.route("**/assets/js/trainer.js", plant)
     (run,) = depth_runs(page, [("2 layers", 0)], EARLY).values()
+    assert served, "the planted trainer was never fetched"
     assert early_gap(run, "2 layers", 0) > 10 * STRICT
 
 
@@ -579,7 +582,7 @@ def test_reduced_motion_draws_no_frame_but_the_same_numbers(page, problems, moti
     if motion == "reduce":
         assert changes == 0
     else:
-        assert changes > 72 * 10  # frames drawn while it trained
+        assert changes > 72 * 2  # frames drawn while it trained (one each 100 ms)
     shown = page.evaluate(NUMBERS)
     view = pytorch_view(page_weights(page, "2x2"), 2)
     assert not check_view(page, "2x2", view)

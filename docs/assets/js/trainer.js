@@ -125,13 +125,12 @@
   // --- the model, forward and backward by hand (snippets/train_it/ex02_backward.py) -
   // One attention layer, the training page's; a design is its number of heads. What
   // is not about this model (the random numbers, Adam and the schedule, the claims,
-  // the worker) works on any flat array of weights in state_dict order, and the
-  // measures read only the outputs and attention weights a forward pass leaves: a
-  // model of several layers with a residual stream would bring its own SHAPES,
-  // forward and backward, and a design would name its model.
+  // the worker) works on any flat array of weights in state_dict order: the depth
+  // model below brings its own layout, forward and backward.
   // One sequence at a time: its queries, keys and values (T, WIDTH), each head's
   // weights (h, T, T), the context (T, WIDTH) and the output (T, 2), kept in `work`,
-  // made once per run. The hot loops below read the weights at fixed offsets.
+  // made once per run: nothing is allocated while training. The hot loops read the
+  // weights at fixed offsets.
   const [QW, KW, VW, OW] = ["W_query", "W_key", "W_value", "W_o"].map((n) => AT[`${n}.weight`]);
   const [QB, KB, VB, OB] = ["W_query", "W_key", "W_value", "W_o"].map((n) => AT[`${n}.bias`]);
 
