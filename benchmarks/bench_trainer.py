@@ -19,7 +19,9 @@ main thread's long tasks (over 50 ms) while the runs train: there should be none
 
 Wall-clock seconds on a shared machine move with its load, so it also prints each
 design's CPU seconds for 800 steps in Node (the same trainer.js, one thread, the
-median of 5 seeds): a figure that does not depend on what else runs.
+median of 5 seeds): a figure that moves far less with the load, though on a shared
+virtual machine still by a quarter from one run to the next (compare two versions
+of the trainer in alternation).
 
 Goal: 800 steps of the two designs side by side in at most 1 s.
 """
