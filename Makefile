@@ -12,7 +12,7 @@ export NO_MKDOCS_2_WARNING := 1
 # 4x slower, the figures' forward passes 10x). It changes no result.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin twin-depth bench-trainer audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin twin-depth bench-trainer bench-suite audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -158,6 +158,11 @@ twin: $(STAMP)  ## the live trainer's runs in PyTorch, float64 (minutes): the pa
 # live trainer can train (not on the page yet), the browser's reference (minutes).
 twin-depth: $(STAMP)  ## PyTorch's float64 runs of one and two layers, the live trainer's reference
 	$(BIN)/python -m benchmarks.train_it_depth
+
+# Where make test's time goes: collection (paid by every xdist worker), then the
+# whole suite with its slowest tests; against the budget of about 3 minutes.
+bench-suite: $(STAMP) $(NODE_STAMP) chromium  ## make test's wall-clock and CPU, and its slowest tests, against the budget (minutes)
+	$(BIN)/python -m benchmarks.suite_time
 
 bench-trainer: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's steps per second in Chromium, against its goal
 	$(BIN)/python -m benchmarks.bench_trainer

@@ -1,6 +1,7 @@
 """Every snippet file is shown on some page and runs on its own."""
 
 import ast
+import functools
 import importlib
 
 import pytest
@@ -16,6 +17,7 @@ def module_name(path):
     return ".".join(path.relative_to(ROOT).with_suffix("").parts)
 
 
+@functools.cache
 def included_files():
     return {
         file.resolve()
@@ -46,7 +48,8 @@ def imported_by_test_files():
     return {path.resolve() for name in names for path in sources(name)}
 
 
-NOT_IMPORTED = [p for p in FILES if p.resolve() not in imported_by_test_files()]
+IMPORTED = imported_by_test_files()
+NOT_IMPORTED = [p for p in FILES if p.resolve() not in IMPORTED]
 
 
 @pytest.mark.parametrize("path", NOT_IMPORTED, ids=module_name)
