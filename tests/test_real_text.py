@@ -253,7 +253,7 @@ def test_chance_gives_a_paired_t_beyond_2_776_in_5_percent_of_experiments():
     n = len(head_sweep.SEEDS)
     t = torch.distributions.StudentT(torch.tensor(n - 1.0, dtype=torch.float64))
     x = torch.linspace(gap.T_5_PERCENT, 2000, 2_000_001, dtype=torch.float64)
-    tail = torch.trapezoid(t.log_prob(x).exp(), x) + 0.5 * 4 / 2000**3  # the rest
+    tail = torch.trapezoid(t.log_prob(x).exp(), x)  # beyond 2000: below 1e-12
     assert 2 * tail.item() == pytest.approx(0.05, abs=5e-5)
 
 
@@ -311,17 +311,13 @@ def test_the_sweep_ran_on_a_loaded_machine():
     assert m["wall minutes"] > 3 * results.idle_minutes(m["cores"])
 
 
-def spread_128():
-    return statistics.mean(statistics.variance(results.losses(128, h)) for h in (1, 2))
-
-
 def test_by_one_spread_most_single_run_gaps_could_be_luck_by_the_other_few():
     """'by one yardstick most of them could be the luck of a seed, by the other
     few could', and the standard error of a difference of means with five seeds
     a side."""
     gaps = single_run_gaps()
     assert sum(g < gap.spread for g in gaps) > len(gaps) / 2
-    assert sum(g < spread_128() ** 0.5 for g in gaps) < len(gaps) / 2
+    assert sum(g < gap.seeds_sd(128, (1, 2)) for g in gaps) < len(gaps) / 2
     n = len(head_sweep.SEEDS)
     assert gap.spread * (2 / n) ** 0.5 > 0.01  # 'one or two hundredths'
 
@@ -421,7 +417,8 @@ def test_prose_numbers():
             "eight and sixteen": f"{-compare[8][2]:.1f} and {-compare[16][2]:.1f},",
             "width 128 gap": f"by {wide[0]:.3f} ± {wide[1]:.3f} nats",
             "width 128 t": f"paired $t$ of {wide[2]:.1f},",
-            "seeds' sd, width 128": f"about {spread_128() ** 0.5:.3f} at width 128",
+            "seeds' sd, width 128":
+                f"about {gap.seeds_sd(128, (1, 2)):.3f} at width 128",
             "single-run gaps": f"from {min(single_run_gaps()):.3f} to "
                                f"{max(single_run_gaps()):.3f} nats",
             "characters seen": f"about {seen / 1e6:.1f} million characters",

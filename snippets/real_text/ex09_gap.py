@@ -18,6 +18,12 @@ def compare(d_model, a, b):
     return mean, sd, t, lower
 
 
+def seeds_sd(d_model, heads):
+    """The seeds' standard deviation at this width, pooled over these h."""
+    variances = [statistics.variance(losses(d_model, h)) for h in heads]
+    return statistics.mean(variances) ** 0.5
+
+
 # Student's t with 4 degrees of freedom (five seeds): a paired t beyond this,
 # either way, happens by chance in 5% of experiments (any table of t)
 T_5_PERCENT = 2.776
@@ -32,7 +38,6 @@ for h in heads[1:]:
     n = len(losses(64, h))
     print(f"  h = {h:2}, d_head = {64 // h:2}:  {difference:+.3f} ± {sd:.3f}",
           f"  {t:+6.1f}      {lower} of {n} seeds")  # fmt: skip
-spread = statistics.mean(statistics.variance(losses(64, h)) for h in heads)
-spread = spread**0.5  # the seeds' sd, pooled over every h at this width
+spread = seeds_sd(64, heads)
 print(f"the seeds' standard deviation at width 64, pooled: {spread:.3f} nats")
 # --8<-- [end:page]

@@ -1,5 +1,5 @@
-from snippets.real_text.ex06_results import losses, statistics, table
-from snippets.real_text.ex09_gap import compare
+from snippets.real_text.ex06_results import losses, table
+from snippets.real_text.ex09_gap import compare, seeds_sd
 
 # isort: split
 # --8<-- [start:page]
@@ -8,7 +8,6 @@ difference, sd, t, lower = compare(128, 1, 2)
 print(f"h = 1 against h = 2, seed by seed: {difference:+.3f} ± {sd:.3f}",
       f"nats, paired t {t:+.1f}")  # fmt: skip
 print(f"h = 1 lower in {lower} of {len(losses(128, 1))} seeds")
-spread = statistics.mean(statistics.variance(losses(128, h)) for h in (1, 2))
 print(f"the seeds' standard deviation at width 128, pooled: "
-      f"{spread**0.5:.3f} nats")  # fmt: skip
+      f"{seeds_sd(128, (1, 2)):.3f} nats")  # fmt: skip
 # --8<-- [end:page]
