@@ -12,7 +12,7 @@ export NO_MKDOCS_2_WARNING := 1
 # 4x slower, the figures' forward passes 10x). It changes no result.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin bench-trainer audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin twin-depth bench-trainer bench-suite audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -86,11 +86,13 @@ cpu-sets: $(STAMP)  ## every page under AVX2 kernels with printed floats 1 ulp u
 	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py -p no:cacheprovider --no-cov
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
-# rates (snippets/train_it/twin_results.py): minutes, so not in `make test`;
+# rates (snippets/train_it/twin_results.py), and its depth model's 800 steps against
+# PyTorch's (tests/data/train_it_depth_steps.json): minutes, so not in `make test`;
 # .ci/run calls it after `make test`.
 test-trainer-seeds: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's 100 seeds against PyTorch's, in Chromium (minutes)
 	HEADS_TRAINER_SEEDS=1 $(BIN)/python -m pytest tests/browser/test_train_it.py \
-	  -k train_100_seeds -p no:cacheprovider --no-cov
+	  -k "train_100_seeds or depth_trains_what_pytorch_trains_step_for_step" \
+	  -p no:cacheprovider --no-cov -rA
 
 build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
 	$(BIN)/mkdocs build --strict
@@ -151,6 +153,16 @@ sweep: $(STAMP)  ## the real-text page's sweep of heads and seeds (about 27 minu
 twin: $(STAMP)  ## the live trainer's runs in PyTorch, float64 (minutes): the page's rates, the browser's reference
 	$(BIN)/python -m benchmarks.train_it_twin
 	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
+
+# Writes tests/data/train_it_depth_steps.json: PyTorch's runs of the depth model the
+# live trainer can train (not on the page yet), the browser's reference (minutes).
+twin-depth: $(STAMP)  ## PyTorch's float64 runs of one and two layers, the live trainer's reference
+	$(BIN)/python -m benchmarks.train_it_depth
+
+# Where make test's time goes: collection (paid by every xdist worker), then the
+# whole suite with its slowest tests; against the budget of about 3 minutes.
+bench-suite: $(STAMP) $(NODE_STAMP) chromium  ## make test's wall-clock and CPU, and its slowest tests, against the budget (minutes)
+	$(BIN)/python -m benchmarks.suite_time
 
 bench-trainer: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's steps per second in Chromium, against its goal
 	$(BIN)/python -m benchmarks.bench_trainer

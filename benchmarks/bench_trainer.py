@@ -17,6 +17,12 @@ to the last frame and the measures (as the page reports them), and the steps per
 second: the steps of every design trained, over those seconds. It also records the
 main thread's long tasks (over 50 ms) while the runs train: there should be none.
 
+Wall-clock seconds on a shared machine move with its load, so it also prints each
+design's CPU seconds for 800 steps in Node (the same trainer.js, one thread, the
+median of 5 seeds): a figure that moves far less with the load, though on a shared
+virtual machine still by a quarter from one run to the next (compare two versions
+of the trainer in alternation).
+
 Goal: 800 steps of the two designs side by side in at most 1 s.
 """
 
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -32,6 +39,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from hooks.build import build, serve
+from hooks.pages import ROOT
 from scripts.find_chromium import CHROMIUM_ARGS, chromium
 
 GOAL_S = 1.0
@@ -74,6 +82,37 @@ def measure(url: str, runs: int) -> dict:
     return {"seconds": found, "long tasks": long_tasks}
 
 
+# 800 steps of each design in Node, as a worker trains them; CPU seconds, median of 5
+NODE_CPU = """
+const t = require(process.argv[1]);
+const config = { steps: 800, batch: 256, lr: 0.1, tol: 0.1 };
+for (const [design, heads] of [["2x2", 2], ["1x4", 1], ["4x1", 4]]) {
+  const times = [];
+  for (let seed = 0n; seed < 5n; seed += 1n) {
+    const start = process.cpuUsage();
+    const r = t.run(config, heads, seed);
+    const data = t.mersenneTwister(seed);
+    const batch = t.batchOf(config.batch);
+    for (let step = 1; step <= config.steps; step += 1) {
+      t.trainStep(config, r, t.drawBatch(batch, data));
+    }
+    const used = process.cpuUsage(start);
+    times.push((used.user + used.system) / 1e6);
+  }
+  console.log(design, times.sort((a, b) => a - b)[2]);
+}
+"""
+
+
+def node_cpu() -> dict[str, float]:
+    """Each design's CPU seconds for 800 steps in Node: design -> seconds."""
+    trainer = ROOT / "docs" / "assets" / "js" / "trainer.js"
+    out = subprocess.run(["node", "-e", NODE_CPU, str(trainer)], check=True,
+                         capture_output=True, text=True).stdout  # fmt: skip
+    rows = [line.split() for line in out.splitlines()]
+    return {design: float(seconds) for design, seconds in rows}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--site", type=Path, help="a site already built there")
@@ -92,6 +131,8 @@ def main() -> int:
         goal = f"   goal <= {GOAL_S} s" if len(designs) == 2 else ""
         print(f"  {' and '.join(designs):10} {seconds:5.2f} s for {STEPS} steps each, "
               f"{steps / seconds:6.0f} steps/s{goal}")  # fmt: skip
+    cpu = ", ".join(f"{design} {s:.2f} s" for design, s in node_cpu().items())
+    print(f"CPU time in Node, 800 steps, median of 5 seeds: {cpu}")
     tasks = result["long tasks"]
     print(
         f"Main thread: {len(tasks)} long tasks while training"

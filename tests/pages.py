@@ -117,9 +117,17 @@ def _words_pattern(phrase: str, numbers: str | None = None, blanks=False) -> re.
     parts.append(re.escape(phrase[at:]))
     body = re.sub(r"(\\\s|\s)+", r"\\s+", "".join(parts))
     edge = r"\w" + blank  # a phrase that starts or ends with a word or a number
-    before = r"(?<![\w.])" if re.match(edge, phrase) else ""
     after = r"(?!\w)" if re.search(f"(?:{edge})$", phrase) else ""
-    return re.compile(before + body + after)
+    if not re.match(edge, phrase):
+        return re.compile(body + after)
+    # not inside a word or a number: checked after the phrase's first character,
+    # so that the search can jump from one occurrence of that character to the
+    # next (a pattern that starts with a lookbehind is tried at every position:
+    # the one-digit sweeps check hundreds of planted pages with these)
+    first = re.escape(phrase[0])
+    if phrase[0].isalpha() and body.startswith(first):
+        return re.compile(first + r"(?<![\w.]." + ")" + body[len(first) :] + after)
+    return re.compile(r"(?<![\w.])" + body + after)
 
 
 @dataclass

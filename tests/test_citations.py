@@ -65,6 +65,7 @@ CITATIONS = {
     "width-and-depth.md": {
         "Vaswani": ["Table 3, rows (A)"],
         "Bhojanapalli": ["abstract"],
+        "Elhage": ['section "Three Kinds of Composition"'],
     },
     "real-text.md": {
         "Vaswani": ["Table 3, rows (A)", "Table 3, rows (B)", "section 6.2"],

@@ -12,25 +12,6 @@ import torch
 from snippets.one_head.ex03_weights import weights as toy_head_1
 from snippets.random_heads.ex04_yardstick import js_divergence as toy_js
 from snippets.real_model import ex01_weights
-from snippets.real_model.ex02_load import config, model, tokenizer
-from snippets.real_model.ex03_attend import attentions, sentences
-from snippets.real_model.ex04_find_heads import best, scores
-from snippets.real_model.ex05_sinks import lengths, on_cls, on_sep, pair_sinks, pairs
-from snippets.real_model.ex07_one_token import (
-    it,
-    layer,
-    rows,
-    sentence,
-    tokens,
-    top,
-)
-from snippets.real_model.ex09_swap_adjective import animal_head, tired_head
-from snippets.real_model.ex10_divergence import (
-    js_divergence,
-    random_init,
-    trained,
-    untrained,
-)
 from snippets.second_head.ex01_hand_set_head import w2 as toy_head_2
 from snippets.training.ex06_measures import js_divergence as training_js
 from tests.pages import (
@@ -41,6 +22,13 @@ from tests.pages import (
     prose_value,
 )
 
+load = lazy("snippets.real_model.ex02_load")
+attend = lazy("snippets.real_model.ex03_attend")
+found = lazy("snippets.real_model.ex04_find_heads")
+sinks = lazy("snippets.real_model.ex05_sinks")
+one_token = lazy("snippets.real_model.ex07_one_token")
+swap = lazy("snippets.real_model.ex09_swap_adjective")
+divergence = lazy("snippets.real_model.ex10_divergence")
 real_width = lazy("snippets.random_heads.ex06_real_width")  # GPT-2 small's width
 made = lazy("snippets.real_model.ex11_made_sentences")
 adjectives = lazy("snippets.real_model.ex12_adjective_head")
@@ -112,55 +100,59 @@ def test_changed_or_missing_weights_are_refused(tmp_path):
 
 
 def test_six_layers_of_twelve_heads():
-    assert (config.num_hidden_layers, config.num_attention_heads) == (6, 12)
-    assert config.hidden_size // config.num_attention_heads == 32
+    assert (load.config.num_hidden_layers, load.config.num_attention_heads) == (6, 12)
+    assert load.config.hidden_size // load.config.num_attention_heads == 32
 
 
 def test_sentences_are_short_plain_sentences():
-    assert len(sentences) >= 20
-    for s in sentences:
-        tokens, weights = attentions(s)
+    assert len(attend.sentences) >= 20
+    for s in attend.sentences:
+        tokens, weights = attend.attentions(s)
         assert tokens[0] == "[CLS]" and tokens[-1] == "[SEP]"
         torch.testing.assert_close(weights.sum(-1), torch.ones(weights.shape[:-1]))
 
 
 def test_the_previous_token_head_is_exact_in_every_sentence():
-    layer, head = best["previous token"]
-    assert scores[0, layer, head] > 0.99
-    for s in sentences:  # every word token, every sentence
-        weights = attentions(s)[1][layer, head]
+    layer, head = found.best["previous token"]
+    assert found.scores[0, layer, head] > 0.99
+    for s in attend.sentences:  # every word token, every sentence
+        weights = attend.attentions(s)[1][layer, head]
         rows = torch.arange(2, weights.shape[-1] - 1)
         assert weights[rows, rows - 1].min() > 0.95
 
 
 def test_the_next_token_head_is_clear_but_softer():
-    layer, head = best["next token"]
-    assert 0.5 < scores[1, layer, head] < scores[0][best["previous token"]]
-    assert ((scores[1] > 0.5).sum(), (scores[0] > 0.5).sum()) == (1, 1)
+    layer, head = found.best["next token"]
+    assert (
+        0.5
+        < found.scores[1, layer, head]
+        < found.scores[0][found.best["previous token"]]
+    )
+    assert ((found.scores[1] > 0.5).sum(), (found.scores[0] > 0.5).sum()) == (1, 1)
 
 
 def test_the_three_heads_sit_in_different_layers():
-    picked = [best[name] for name in ["previous token", "next token", "on [CLS]"]]
+    picked = [found.best[name] for name in ["previous token", "next token", "on [CLS]"]]
     assert len({layer for layer, _ in picked}) == 3
 
 
 def test_the_cls_sink_is_a_habit_of_many_heads():
-    assert (on_cls > 0.5).sum() > on_cls.numel() / 3
-    assert on_cls[best["on [CLS]"]] > 0.85
+    assert (sinks.on_cls > 0.5).sum() > sinks.on_cls.numel() / 3
+    assert sinks.on_cls[found.best["on [CLS]"]] > 0.85
 
 
 # -- [CLS] or [SEP] ------------------------------------------------------------------
 
 
 def test_no_head_parks_on_sep():
-    assert (on_sep > 0.5).sum() == 0
+    assert (sinks.on_sep > 0.5).sum() == 0
     most = prose_value(PAGE, "more than {} of its weight")  # "no head gives"
-    assert on_sep.max() < float(most) + 0.005  # 0.16 as the page rounds it
-    assert on_sep.max() == on_sep[best["on [SEP]"]]
+    assert sinks.on_sep.max() < float(most) + 0.005  # 0.16 as the page rounds it
+    assert sinks.on_sep.max() == sinks.on_sep[found.best["on [SEP]"]]
 
 
 def test_every_layer_gives_cls_more_than_sep():
-    cls_, sep = on_cls.mean(-1), on_sep.mean(-1)  # (layers,)
+    cls_, sep = sinks.on_cls.mean(-1), sinks.on_sep.mean(-1)  # (layers,)
     assert (cls_ > sep).all()
     assert (cls_[1:] > 10 * sep[1:]).all()  # "from layer 1 on more than ten times"
     assert cls_[0] < 10 * sep[0]
@@ -174,17 +166,17 @@ CLARK_SEGMENT = 128  # Clark et al. 2019, §3: segments of at most 128 tokens
 def test_in_clarks_format_the_sink_is_still_cls_in_every_layer():
     """[CLS] A [SEP] B [SEP], as Clark et al. fed BERT: every layer still gives
     [CLS] more than both [SEP] tokens together, on pairs shorter than theirs."""
-    assert len(pairs) == len(sentences) // 2
-    assert max(lengths) < CLARK_SEGMENT
-    cls_, sep = pair_sinks.mean(-1)  # (layers,) each
+    assert len(sinks.pairs) == len(attend.sentences) // 2
+    assert max(sinks.lengths) < CLARK_SEGMENT
+    cls_, sep = sinks.pair_sinks.mean(-1)  # (layers,) each
     assert (cls_ > sep).all()
-    assert pair_sinks.shape == (2, *on_cls.shape)
+    assert sinks.pair_sinks.shape == (2, *sinks.on_cls.shape)
 
 
 def test_the_special_tokens_are_first_and_last():
     # ex04 reads [CLS] as column 0 and [SEP] as the last column
-    for s in sentences:
-        tokens = attentions(s)[0]
+    for s in attend.sentences:
+        tokens = attend.attentions(s)[0]
         assert tokens.index("[CLS]") == 0 and tokens.index("[SEP]") == len(tokens) - 1
 
 
@@ -192,47 +184,52 @@ def test_the_special_tokens_are_first_and_last():
 
 
 def test_it_in_the_last_layer_ten_heads_park_two_do_not():
-    assert tokens[it] == "it" and layer == config.num_hidden_layers - 1
-    looked_at = [tokens[j] for j in top.tolist()]
+    assert (
+        one_token.tokens[one_token.it] == "it"
+        and one_token.layer == load.config.num_hidden_layers - 1
+    )
+    looked_at = [one_token.tokens[j] for j in one_token.top.tolist()]
     assert looked_at.count("[CLS]") == 10
     assert looked_at[11] == "animal" and looked_at[9] == "tired"
-    assert (animal_head, tired_head) == (11, 9)
-    assert rows[9].max() < 0.5  # head 9 spreads its weight
+    assert (swap.animal_head, swap.tired_head) == (11, 9)
+    assert one_token.rows[9].max() < 0.5  # head 9 spreads its weight
 
 
 def test_layer_5_is_the_only_layer_with_an_animal_head_and_a_tired_head():
-    weights = attentions(SWAP.format("tired"))[1]
+    weights = attend.attentions(SWAP.format("tired"))[1]
     both = []
-    for n in range(config.num_hidden_layers):
-        looked_at = {tokens[j] for j in weights[n, :, it].argmax(-1).tolist()}
+    for n in range(load.config.num_hidden_layers):
+        looked_at = {
+            one_token.tokens[j] for j in weights[n, :, one_token.it].argmax(-1).tolist()
+        }
         both.append({"animal", "tired"} <= looked_at)
-    assert both == [n == layer for n in range(config.num_hidden_layers)]
+    assert both == [n == one_token.layer for n in range(load.config.num_hidden_layers)]
 
 
 def test_swapping_the_adjective_moves_head_9_but_not_head_11():
     for word in ["tired", "wide"]:
-        t, w = attentions(SWAP.format(word))
-        row = w[layer, :, t.index("it")]
-        assert t[row[animal_head].argmax()] == "animal"
-        assert t[row[tired_head].argmax()] == word
-        assert row[animal_head, t.index("street")] < 0.1
+        t, w = attend.attentions(SWAP.format(word))
+        row = w[one_token.layer, :, t.index("it")]
+        assert t[row[swap.animal_head].argmax()] == "animal"
+        assert t[row[swap.tired_head].argmax()] == word
+        assert row[swap.animal_head, t.index("street")] < 0.1
 
 
 # -- trained maps differ; untrained maps are near-uniform ---------------------------
 
 
 def test_the_pages_js_divergence_is_the_training_one():
-    p, q = attentions(sentences[0])[1][:2].unbind(0)  # two layers' maps
-    torch.testing.assert_close(js_divergence(p, q), training_js(p, q))
-    assert js_divergence(p, p).abs().max() < 1e-6
+    p, q = attend.attentions(attend.sentences[0])[1][:2].unbind(0)  # two layers' maps
+    torch.testing.assert_close(divergence.js_divergence(p, q), training_js(p, q))
+    assert divergence.js_divergence(p, p).abs().max() < 1e-6
     one_hot = torch.eye(3)
     torch.testing.assert_close(
-        js_divergence(one_hot, one_hot.roll(1, 0)), torch.ones(3)
+        divergence.js_divergence(one_hot, one_hot.roll(1, 0)), torch.ones(3)
     )
 
 
 def test_trained_heads_differ_and_untrained_maps_look_alike():
-    t, r = trained.mean(0), random_init.mean(0)  # per layer
+    t, r = divergence.trained.mean(0), divergence.random_init.mean(0)  # per layer
     assert (r < ALIKE_BITS).all()
     # "over ten times as much as the untrained heads"
     assert (t > 10 * r).all() and (t > 0.1).all()
@@ -246,16 +243,16 @@ def test_trained_heads_differ_and_untrained_maps_look_alike():
 
 def test_trained_layers_differ_about_as_much_as_the_toy_heads_or_more():
     toy = toy_js(toy_head_1, toy_head_2).mean()  # head 1 against hand-set head 2
-    t = trained.mean(0)
+    t = divergence.trained.mean(0)
     assert (t > toy - 0.01).all()
     assert abs(t.min() - toy) < 0.01  # "about as much as" the least varied layer
 
 
 def test_bert_init_is_normal_with_std_0_02():
-    assert config.initializer_range == 0.02
-    weight = untrained.encoder.layer[0].attention.self.query.weight
+    assert load.config.initializer_range == 0.02
+    weight = divergence.untrained.encoder.layer[0].attention.self.query.weight
     assert abs(weight.mean()) < 1e-3
-    assert abs(weight.std() - config.initializer_range) < 1e-3
+    assert abs(weight.std() - load.config.initializer_range) < 1e-3
 
 
 GPT2_SMALL_WIDTH, GPT2_INIT_STD = 768, 0.02  # GPT-2 small: n_embd, initializer_range
@@ -274,23 +271,25 @@ def score_spread(att, x, heads):
 def test_untrained_scores_spread_d_model_sigma_squared_whatever_the_head_width():
     """For inputs with mean 0 and variance 1 per number, a scaled score has
     standard deviation d_model * sigma**2 at initialisation: about 0.15 here."""
-    predicted = config.hidden_size * config.initializer_range**2
+    predicted = load.config.hidden_size * load.config.initializer_range**2
     assert f"{predicted:.2f}" == "0.15"
-    att = untrained.encoder.layer[0].attention.self
+    att = divergence.untrained.encoder.layer[0].attention.self
     assert (att.query.bias == 0).all() and (att.key.bias == 0).all()
     torch.manual_seed(0)
-    x = torch.randn(512, config.hidden_size)  # mean 0, variance 1 per number
+    x = torch.randn(512, load.config.hidden_size)  # mean 0, variance 1 per number
     for heads in [12, 6, 3]:  # head widths 32, 64, 128: the same spread
         assert score_spread(att, x, heads) == pytest.approx(predicted, rel=0.05)
     # and on the page's sentences, what LayerNorm hands each untrained layer
-    for n, block in enumerate(untrained.encoder.layer):
-        for s in sentences[:4]:
-            batch = tokenizer(s, return_tensors="pt")
+    for n, block in enumerate(divergence.untrained.encoder.layer):
+        for s in attend.sentences[:4]:
+            batch = load.tokenizer(s, return_tensors="pt")
             with torch.no_grad():
-                hidden = untrained(**batch, output_hidden_states=True)
+                hidden = divergence.untrained(**batch, output_hidden_states=True)
             x = hidden.hidden_states[n][0]  # (t, d_model), LayerNorm's output
             assert x.mean(-1).abs().max() < 1e-4 and x.var(-1).mean() > 0.99
-            spread = score_spread(block.attention.self, x, config.num_attention_heads)
+            spread = score_spread(
+                block.attention.self, x, load.config.num_attention_heads
+            )
             assert spread == pytest.approx(predicted, rel=0.35)
     # half of GPT-2 small's: its width is twice this model's, at the same sigma
     gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
@@ -298,19 +297,19 @@ def test_untrained_scores_spread_d_model_sigma_squared_whatever_the_head_width()
 
 
 def test_untrained_weights_stay_between_half_and_twice_uniform():
-    for s in sentences:
-        batch = tokenizer(s, return_tensors="pt")
+    for s in attend.sentences:
+        batch = load.tokenizer(s, return_tensors="pt")
         with torch.no_grad():
-            out = untrained(**batch, output_attentions=True).attentions
+            out = divergence.untrained(**batch, output_attentions=True).attentions
         w = torch.stack(out) * batch["input_ids"].shape[1]  # 1 = the uniform share
         assert w.min() > 0.5 and w.max() < 2
 
 
 def test_residual_stream_is_added_to_then_renormalised():
     """Each sublayer's output is added to its input, then LayerNorm is applied."""
-    block = model.encoder.layer[0].attention.output
+    block = load.model.encoder.layer[0].attention.output
     torch.manual_seed(0)
-    update, stream = torch.randn(2, 5, config.hidden_size).unbind(0)
+    update, stream = torch.randn(2, 5, load.config.hidden_size).unbind(0)
     with torch.no_grad():
         expected = block.LayerNorm(block.dense(update) + stream)
         torch.testing.assert_close(block.eval()(update, stream), expected)
@@ -319,14 +318,14 @@ def test_residual_stream_is_added_to_then_renormalised():
 def test_untrained_heads_ask_unrelated_questions():
     """Not copies: each untrained head's scores are its own, uncorrelated with
     another head's, and its map is not another's."""
-    _, r = trained.mean(0), random_init.mean(0)
+    _, r = divergence.trained.mean(0), divergence.random_init.mean(0)
     assert (r > ALIKE_BITS / 10).all()  # small, but no two heads are the same
-    batch = tokenizer(sentences[0], return_tensors="pt")
+    batch = load.tokenizer(attend.sentences[0], return_tensors="pt")
     with torch.no_grad():
-        hidden = untrained(**batch, output_hidden_states=True).hidden_states
-    heads = config.num_attention_heads
-    e = config.hidden_size // heads
-    for n, block in enumerate(untrained.encoder.layer):
+        hidden = divergence.untrained(**batch, output_hidden_states=True).hidden_states
+    heads = load.config.num_attention_heads
+    e = load.config.hidden_size // heads
+    for n, block in enumerate(divergence.untrained.encoder.layer):
         att, x = block.attention.self, hidden[n][0]  # (t, d_model)
         with torch.no_grad():
             q = att.query(x).view(-1, heads, e).transpose(0, 1)  # (heads, t, e)
@@ -341,7 +340,7 @@ def test_random_heads_at_gpt2_width_are_further_apart_than_these():
     above), and the random-heads page finds random heads further apart." """
     js = real_width.real["N(0, 0.02)"]["JS divergence, bits"]
     assert real_width.d_model == GPT2_SMALL_WIDTH
-    assert js > 2 * random_init.mean(0).max()
+    assert js > 2 * divergence.random_init.mean(0).max()
 
 
 # -- the named heads, on sentences nobody picked ----------------------------------
@@ -358,13 +357,13 @@ def test_the_sentences_are_made_by_seeded_code_and_all_different():
             drawn[made.fill(template, made.WORDS, rng)] = None
         again += drawn
     assert again == made.made
-    assert not set(made.made) & set(sentences)  # none of our own
+    assert not set(made.made) & set(attend.sentences)  # none of our own
     # the adjective lands in different positions from template to template
     places = set()
     for words, _ in made.many:
         places |= {i for i, word in enumerate(words) if word in made.WORDS["adj"]}
     assert len(places) >= 5
-    assert all(len(tokenizer.tokenize(w)) == 1 for w in made.WORDS["adj"])
+    assert all(len(load.tokenizer.tokenize(w)) == 1 for w in made.WORDS["adj"])
 
 
 def test_one_batched_pass_gives_each_sentence_its_own_weights():
@@ -372,7 +371,7 @@ def test_one_batched_pass_gives_each_sentence_its_own_weights():
     assert min(lengths) < max(lengths)  # padding was needed
     for i in [lengths.index(min(lengths)), lengths.index(max(lengths)), 0]:
         words, weights = made.many[i]
-        alone_words, alone = attentions(made.made[i])
+        alone_words, alone = attend.attentions(made.made[i])
         assert words == alone_words
         torch.testing.assert_close(weights, alone, atol=1e-5, rtol=0)
 
@@ -381,7 +380,7 @@ def made_on_top():
     """Per pattern, for every word token of the made sentences: is the
     pattern's target its top token in the head the page found?"""
     return {
-        name: torch.cat([made.on_top(w[best[name]], name) for _, w in made.many])
+        name: torch.cat([made.on_top(w[found.best[name]], name) for _, w in made.many])
         for name in made.patterns[:3]
     }
 
@@ -389,31 +388,35 @@ def made_on_top():
 def test_the_named_heads_hold_on_made_sentences():
     s, n = made.per_sentence, len(made.made)
     for k, name in enumerate(["previous token", "next token"]):  # picked alone
-        layer, head = best[name]
+        layer, head = found.best[name]
         assert (s[:, k].flatten(1).argmax(1) == layer * 12 + head).all()
-    assert made.found == [best[p] for p in made.patterns[:3]]
+    assert made.found == [found.best[p] for p in made.patterns[:3]]
     top = made_on_top()
     # "every word token ... attends most to the token before it"
     assert top["previous token"].all() and top["on [CLS]"].all()
     # "the next token is the top one for 71% of the word tokens": more than 70%
     assert 10 * top["next token"].sum() > 7 * top["next token"].numel()
     sink = (
-        s[:, 2].flatten(1).argmax(1) == best["on [CLS]"][0] * 12 + best["on [CLS]"][1]
+        s[:, 2].flatten(1).argmax(1)
+        == found.best["on [CLS]"][0] * 12 + found.best["on [CLS]"][1]
     )
     assert n / 2 < sink.sum() < n  # the sink: the pick in most sentences, not all
     # the same softness as on our sentences, the same wide habit
     assert (
-        abs(s[:, 1][:, *best["next token"]].mean() - scores[1][best["next token"]])
+        abs(
+            s[:, 1][:, *found.best["next token"]].mean()
+            - found.scores[1][found.best["next token"]]
+        )
         < 0.05
     )
-    assert abs((made.cls_made > 0.5).sum() - (on_cls > 0.5).sum()) <= 2
+    assert abs((made.cls_made > 0.5).sum() - (sinks.on_cls > 0.5).sum()) <= 2
     assert (made.ratio > 1).all() and (made.ratio[1:] > 10).all()
 
 
 def test_head_9_finds_the_adjective_in_fewer_than_half_of_made_sentences():
     a = adjectives
     assert (len(a.FRAMES), len(a.ADJECTIVES)) == (6, 20)  # "six", "twenty"
-    assert all(len(tokenizer.tokenize(w)) == 1 for w in a.ADJECTIVES)
+    assert all(len(load.tokenizer.tokenize(w)) == 1 for w in a.ADJECTIVES)
     assert len({sentence for _, sentence in a.cases}) == len(a.cases) == 120
     per_frame, per_adjective = a.hits.sum(1), a.hits.sum(0)
     assert 0.35 < a.hits.mean() < 0.5  # "fewer than half"
@@ -443,7 +446,7 @@ def test_the_page_prints_the_rates_these_tests_check():
     a, s, n = adjectives, made.per_sentence, len(made.made)
     top = made_on_top()
     for k, name in enumerate(made.patterns[:3]):
-        at = best[name]  # (layer, head)
+        at = found.best[name]  # (layer, head)
         score = s[:, k, at[0], at[1]]
         alone = s[:, k].flatten(1).argmax(1) == at[0] * 12 + at[1]
         line = (
@@ -453,7 +456,9 @@ def test_the_page_prints_the_rates_these_tests_check():
         )
         assert line in text, line
     assert f"heads above 0.5 on [CLS]: {(made.cls_made > 0.5).sum()} of 72" in text
-    assert a.layer == config.num_hidden_layers - 1 == layer  # ex07's, the last
+    assert (
+        a.layer == load.config.num_hidden_layers - 1 == one_token.layer
+    )  # ex07's, the last
     for line in [
         f'layer {a.layer + 1} head {a.tired_head + 1}, top token of "it" is the '
         "adjective: "
@@ -492,9 +497,13 @@ def test_page_credits_the_model_and_cites_its_sources():
         "In-context Learning and Induction Heads",
     ]:
         assert needed in flat, needed
-    assert sentences[7].lower().rstrip(".") in flat.lower()  # the heatmaps' sentence
-    assert sentence == SWAP.format("tired")  # the one-token sentence, in the alt text
-    assert sentence.rstrip(".") in flat
+    assert (
+        attend.sentences[7].lower().rstrip(".") in flat.lower()
+    )  # the heatmaps' sentence
+    assert one_token.sentence == SWAP.format(
+        "tired"
+    )  # the one-token sentence, in the alt text
+    assert one_token.sentence.rstrip(".") in flat
     assert "(training.md)" in text  # the training page comes before this one
 
 
@@ -502,29 +511,32 @@ def prose_numbers() -> dict:
     """What tests/pages.py's check_prose_numbers needs: each number of the prose
     once per occurrence (tied to its words where the same number means more
     than one thing on the page)."""
-    t = trained.mean(0)
-    cls_, sep = on_cls.mean(-1), on_sep.mean(-1)
+    t = divergence.trained.mean(0)
+    cls_, sep = sinks.on_cls.mean(-1), sinks.on_sep.mean(-1)
     ten_times = next(n for n in range(len(cls_)) if (cls_[n:] > 10 * sep[n:]).all())
     closest = (cls_ / sep).argmin()
-    w = rows.max(-1).values  # each head's largest weight for "it"
-    spread = config.hidden_size * config.initializer_range**2  # d_model sigma^2
+    w = one_token.rows.max(-1).values  # each head's largest weight for "it"
+    spread = (
+        load.config.hidden_size * load.config.initializer_range**2
+    )  # d_model sigma^2
     gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
-    previous = best["previous token"]
+    previous = found.best["previous token"]
     # the sentences made by code (ex11) and the adjective frames (ex12)
     s, a, n, n_a = made.per_sentence, adjectives, len(made.made), len(adjectives.cases)
-    sink = best["on [CLS]"]
+    sink = found.best["on [CLS]"]
     sink_alone = (s[:, 2].flatten(1).argmax(1) == sink[0] * 12 + sink[1]).sum()
     made_ten = next(n for n in range(len(made.ratio)) if (made.ratio[n:] > 10).all())
     per_frame = [f"{h:.0f}" for h in a.hits.sum(1)]
     nine = a.tired_head + 1  # head 10, counted from 1
+    config, rows, next_head = load.config, one_token.rows, found.best["next token"]
     return dict(
         computed={
-            "heads": [f"{on_cls.numel()}"] * 2,  # the model, the explorer's link
+            "heads": [f"{sinks.on_cls.numel()}"] * 2,  # the model, the explorer's link
             "head width": f"{config.hidden_size // config.num_attention_heads}",
-            "cls heads above half, of all": f"{(on_cls > 0.5).sum()} of the "
-            f"{on_cls.numel()}",
-            "median cls weight": f"{on_cls.median():.2f}",
-            "most on sep by one head": f"{on_sep.max():.2f}",
+            "cls heads above half, of all": f"{(sinks.on_cls > 0.5).sum()} of the "
+            f"{sinks.on_cls.numel()}",
+            "median cls weight": f"{sinks.on_cls.median():.2f}",
+            "most on sep by one head": f"{sinks.on_sep.max():.2f}",
             "the first layer with ten times": [
                 f"from layer {ten_times + 1} on more",
                 f"from layer {made_ten + 1} on more",  # on the made sentences
@@ -533,17 +545,17 @@ def prose_numbers() -> dict:
             f"closest, {cls_[closest]:.2f} against {sep[closest]:.2f}",
             # the heatmaps' layer: in the figure's alt text, and after it
             "last layer": [
-                f"three heads of layer {layer + 1}",  # the alt text
-                f"Layer {layer + 1} is the only layer",
+                f"three heads of layer {one_token.layer + 1}",  # the alt text
+                f"Layer {one_token.layer + 1} is the only layer",
             ],
             # the text, the figure's alt text, the swap's
-            "animal head": [f"{animal_head + 1}"] * 3,
+            "animal head": [f"{swap.animal_head + 1}"] * 3,
             "tired head": [  # the text, the alt text
-                f"head {tired_head + 1} puts its largest share",
-                f"Head {tired_head + 1} spreads its weight",
+                f"head {swap.tired_head + 1} puts its largest share",
+                f"Head {swap.tired_head + 1} spreads its weight",
             ],
-            "animal weight": [f"{w[animal_head]:.2f}"] * 2,  # text, alt text
-            "tired weight": [f"{w[tired_head]:.2f}"] * 2,
+            "animal weight": [f"{w[swap.animal_head]:.2f}"] * 2,  # text, alt text
+            "tired weight": [f"{w[swap.tired_head]:.2f}"] * 2,
             "cls head for it, in the alt text": f"Head {rows[:, 0].argmax() + 1} "
             f"puts its largest weight, {rows[:, 0].max():.2f}, on CLS",
             "least varied layer": [
@@ -552,9 +564,9 @@ def prose_numbers() -> dict:
             ],
             "most varied layer": f"{t.max():.2f}",
             "random init bound": f"{ALIKE_BITS}",
-            "init std": f"{config.initializer_range}",
-            "untrained score spread": f"${config.hidden_size} \\cdot "
-            f"{config.initializer_range}^2 \\approx {spread:.2f}$",
+            "init std": f"{load.config.initializer_range}",
+            "untrained score spread": f"${load.config.hidden_size} \\cdot "
+            f"{load.config.initializer_range}^2 \\approx {spread:.2f}$",
             "GPT-2 small's score spread": f"${GPT2_SMALL_WIDTH} \\cdot "
             f"{GPT2_INIT_STD}^2 \\approx {gpt2:.2f}$",
             "previous head": f"Layer {previous[0] + 1} head {previous[1] + 1} "
@@ -564,9 +576,10 @@ def prose_numbers() -> dict:
                 f"sentences head {nine} follows the adjective"
             ],
             "head 10 meets more": f"head {nine} meets more",
-            "our sentences, head 10": f"our {len(sentences)}, head {nine} from two",
+            "our sentences, head 10": f"our {len(attend.sentences)}, head {nine} "
+            "from two",
             "made sentences, all": f"in all {n} sentences",
-            "next head on made, mean": f"{s[:, 1][:, *best['next token']].mean():.2f}",
+            "next head on made, mean": f"{s[:, 1][:, *next_head].mean():.2f}",
             "next on top, made": f"{made_on_top()['next token'].float().mean():.0%}",
             "sink picked alone": f"{sink_alone} of the {n} sentences",
             "cls heads above half, made": f"{(made.cls_made > 0.5).sum()} of the "

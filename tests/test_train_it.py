@@ -26,6 +26,7 @@ pytorch = lazy("snippets.train_it.ex04_pytorch")
 claims = lazy("snippets.train_it.ex05_claims")
 results = lazy("snippets.train_it.twin_results")
 twin = lazy("benchmarks.train_it_twin")
+depth = lazy("benchmarks.train_it_depth")
 
 DESIGNS = {"2x2": (2, 2), "1x4": (1, 4), "4x1": (4, 1)}
 
@@ -108,6 +109,70 @@ def test_a_term_off_by_one_percent_fails_the_autograd_check(code, planted):
     namespace = dict(vars(hand.lazy_module()))
     exec(source.replace(code, planted), namespace)  # noqa: S102
     assert max(gradient_gaps(namespace["backward"])) > 1e-3
+
+
+# -- depth (not on the page yet): one head per layer, by hand, against autograd ------
+
+
+def depth_gradient_gaps(backward) -> list[float]:
+    """gradient_gaps for OneHeadPerLayer, one and two layers, by hand."""
+    gaps = []
+    for seed, n_layers in enumerate([1, 2] * 2):
+        W = depth.initial_weights(n_layers, seed)
+        x, y = stream.make_batch(16, random.Random(200 + seed))
+        out, saved = depth.forward(W, x, n_layers)
+        mine = backward(W, saved, 2 * (out - y) / out.numel(), n_layers)
+        theirs = depth.autograd_grads(W, x, y, n_layers)
+        assert list(mine) == list(theirs)
+        for name, g in theirs.items():
+            scale = theirs[name.replace("bias", "weight")].abs().max()
+            gaps.append(((mine[name] - g).abs().max() / scale).item())
+    return gaps
+
+
+def test_the_depth_model_by_hand_is_one_head_per_layer_and_autograds():
+    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+
+    for n_layers in depth.DESIGNS.values():
+        model = OneHeadPerLayer(n_layers).double()
+        W = depth.initial_weights(n_layers, seed=n_layers)
+        assert [(n, w.shape) for n, w in W.items()] == [
+            (n, w.shape) for n, w in model.state_dict().items()
+        ]
+        model.load_state_dict(W)
+        x, _ = stream.make_batch(16, random.Random(n_layers))
+        out = depth.forward(W, x, n_layers)[0]
+        assert torch.allclose(out, model(x)[0], rtol=1e-13, atol=1e-15)
+    assert max(depth_gradient_gaps(depth.backward)) < 1e-13
+
+
+@pytest.mark.parametrize(
+    "code, planted",
+    [
+        ("return grad_y @ W[f", "return 1.01 * grad_y @ W[f"),
+        ("grad_scores @ k  #", "1.01 * grad_scores @ k  #"),
+    ],
+)
+def test_a_depth_term_off_by_one_percent_fails_the_autograd_check(code, planted):
+    namespace = dict(vars(depth.lazy_module()))
+    for function in ("backward", "linear_back"):
+        source = textwrap.dedent(inspect.getsource(namespace[function]))
+        exec(source.replace(code, planted), namespace)  # noqa: S102
+    assert max(depth_gradient_gaps(namespace["backward"])) > 1e-3
+
+
+def test_the_depth_records_are_for_this_code():
+    steps = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))
+    assert steps["code"] == depth.code_key(), (
+        f"{depth.STEPS_FILE.name} is stale: run `make twin-depth` (minutes)"
+    )
+    assert set(steps["runs"]) == {
+        f"{d}/{s}" for d in depth.DESIGNS for s in depth.STEP_SEEDS
+    }
+    assert depth.STEP_SEEDS.start == 0 and len(depth.STEP_SEEDS) >= 10
+    for key, entry in steps["runs"].items():  # the twin, within PyTorch's spread
+        spread = max([gap for _, gap in entry["spread"]], default=0)
+        assert entry["twin"]["loss"] <= max(1e-9, 10 * spread), key
 
 
 # -- Adam and the schedule by hand, against torch.optim ---------------------------
@@ -407,6 +472,10 @@ def test_prose_numbers():
     assert all(k.startswith("4x1/") for k in ill)
     n_four = len(twin.STEP_SEEDS["4x1"])
     n = stop - start
+    low, high = seed_results["seeds"]
+    their_four = seed_results["designs"]["4 x 1"][2]  # accurate on both
+    rate = (their_four + four["both"]) / (2 * n)
+    chance = (2 * n * rate * (1 - rate)) ** 0.5  # sd of a difference of counts
     check_prose_numbers(
         "train-it.md",
         computed={
@@ -423,7 +492,12 @@ def test_prose_numbers():
                 f"in {their_wide} there and {one['both']} here",
                 f"in {their_one} and in {one['meets']}",
             ],
-            "seed 98 there": f"with another generator, seed {failing} draws",
+            "their seeds": f"are {low} to {high - 1}, trained",
+            "these seeds": f"these are {start} to {stop - 1}, in",
+            "four heads there": f"in {their_four} of the training page's",
+            "four heads here": f"and in {four['both']} here, a",
+            "chance": f"about {chance:.0f} seeds",
+            "intro": f"in {two['meets']} and {one['meets']} of the {n}",
             "steps checked": (
                 f"the first {len(twin.STEP_SEEDS['2x2'])} seeds of each design, "
                 f"and the first {n_four}"

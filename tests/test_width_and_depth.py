@@ -82,13 +82,16 @@ def scope_numbers() -> dict:
         "4 x 1's spread": f"from {min(r[0] for r in four):.2f} to "
                           f"{max(r[0] for r in four):.2f}",
         "4 x 1 near the line": f"in {near} seeds one of",
-        "2 x 2 on both": [f"in all {both22} (the", f"seeds against {both22}."],
+        "2 x 2 on both": [f"in all {both22} (the", f"seeds against {both22}.",
+                          f"against {both22} comes"],
         "the depth model's stream": [f"holds {D_STREAM} numbers",
                                      f"the stream's {D_STREAM} numbers"],
-        "the first fresh seed": f"the way of seed {two_layers.seed},",
+        "the first fresh seed": [f"And seed {two_layers.seed}",
+                                 f"the way of seed {two_layers.seed},"],
         "two layers' parameters": f"here {count_parameters(OneHeadPerLayer(2))}",
         "two heads' parameters": f"against {count_parameters(Attention(2, 2))} (the",
         "two layers on both": [f"put {both2} of their", f"lookups in {both2} seeds",
+                               f"the {both2} against",
                                f"in {at_it} of the {both2} seeds"],
         "two layers, just after": f"just after it in {after}, and",
     }  # fmt: skip
@@ -360,7 +363,7 @@ def test_prose_numbers():
         # (A)); Bhojanapalli et al. 2020, Vaswani et al. 2017; the seeds the
         # training page's settings were chosen on, 1000 to 1039; the margin NEAR.
         definitions={
-            "0", "1", "2", "3", "4", "8", "16", "32", "2017", "2020", "1000", "1039",
-            str(NEAR), "2002.07028", "1706.03762",
+            "0", "1", "2", "3", "4", "8", "16", "32", "2017", "2020", "2021", "1000",
+            "1039", str(NEAR), "2002.07028", "1706.03762",
         },
     )  # fmt: skip

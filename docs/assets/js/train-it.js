@@ -26,6 +26,9 @@
   const LOOKUPS = ["v[i\u22121]", "v[max k]"]; // the two outputs: previous value, largest key's
   const T = 6;
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+  // While training, the page redraws at most this often: drawing takes the main
+  // thread's share of the processor, which the workers that train need more.
+  const FRAME_MS = 100;
 
   // --- small DOM helpers ---------------------------------------------------------
   const html = (name, attributes = {}, parent = null, text = null) => {
@@ -411,9 +414,11 @@
       `Training ${designs.map((d) => NAMES[d]).join(" and ")}, seed ${seed}` +
       (animate ? "\u2026" : ": drawn when done, as your system asks for less motion\u2026");
     let pending = false; // a frame waiting to be drawn
+    let drawn = 0; // when the last was (performance.now())
     const latest = Object.fromEntries(designs.map((d) => [d, 0]));
     const redraw = () => {
       pending = false;
+      drawn = performance.now();
       if (current !== run || run.results) return;
       for (const d of designs) {
         const step = latest[d];
@@ -440,8 +445,9 @@
               run.losses[d].push(...mine.losses);
               latest[d] = frame.step;
               if (animate && !pending) {
-                pending = true;
-                requestAnimationFrame(redraw);
+                pending = true; // drawn at the next frame, FRAME_MS after the last
+                const wait = drawn + FRAME_MS - performance.now();
+                setTimeout(() => requestAnimationFrame(redraw), Math.max(0, wait));
               }
             },
           ),

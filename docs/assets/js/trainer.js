@@ -36,21 +36,22 @@
     }
     mt[0] = 0x80000000;
     let index = N;
-    function word() {
-      if (index >= N) {
-        for (let k = 0; k < N; k += 1) {
-          const y = (mt[k] & 0x80000000) | (mt[(k + 1) % N] & 0x7fffffff);
-          mt[k] = mt[(k + 397) % N] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
-        }
-        index = 0;
+    function twist() {
+      for (let k = 0; k < N; k += 1) {
+        const y = (mt[k] & 0x80000000) | (mt[k + 1 < N ? k + 1 : 0] & 0x7fffffff);
+        mt[k] = mt[k + 397 < N ? k + 397 : k + 397 - N] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
       }
+      index = 0;
+    }
+    function word() {
+      // the next 32 random bits (as a signed 32-bit integer: >>> reads them unsigned)
+      if (index >= N) twist();
       let y = mt[index];
       index += 1;
       y ^= y >>> 11;
       y ^= (y << 7) & 0x9d2c5680;
       y ^= (y << 15) & 0xefc60000;
-      y ^= y >>> 18;
-      return y >>> 0;
+      return y ^ (y >>> 18);
     }
     // random.random(): 53 random bits, as a float64 in [0, 1)
     return () => ((word() >>> 5) * 67108864 + (word() >>> 6)) / 9007199254740992;
@@ -60,71 +61,85 @@
   const T = 6; // positions per sequence
   const D_MODEL = 2 + T; // v, k and a one-hot place
   const WIDTH = 4; // heads * d_head, the same in every design
-  // The weights in one Float64Array, in the order of Attention's state_dict: each
+  // A model's weights in one Float64Array, in the order of its state_dict: each
   // linear map's weight (out, in), row by row, then its bias (out).
-  const SHAPES = [
+  function layout(shapes) {
+    const at = {}; // where each weight starts
+    let size = 0;
+    for (const [name, out, inputs] of shapes) {
+      at[`${name}.weight`] = size;
+      at[`${name}.bias`] = size + out * inputs;
+      size += out * inputs + out;
+    }
+    return { shapes, at, size };
+  }
+  const ONE_LAYER = layout([
+    // the training page's Attention
     ["W_query", WIDTH, D_MODEL],
     ["W_key", WIDTH, D_MODEL],
     ["W_value", WIDTH, D_MODEL],
     ["W_o", 2, WIDTH],
-  ];
-  const AT = {}; // where each weight starts
-  let SIZE = 0;
-  for (const [name, out, inputs] of SHAPES) {
-    AT[`${name}.weight`] = SIZE;
-    AT[`${name}.bias`] = SIZE + out * inputs;
-    SIZE += out * inputs + out;
-  }
-  const OFFSETS = Object.fromEntries(
-    // name -> where its weight and its bias start
-    SHAPES.map(([name]) => [name, [AT[`${name}.weight`], AT[`${name}.bias`]]]),
-  );
+  ]);
+  const { at: AT, size: SIZE } = ONE_LAYER;
 
-  function initialWeights(seed) {
+  function initialWeights(seed, model = ONE_LAYER) {
     // nn.Linear's default: weight and bias uniform in (-b, b), b = 1 / sqrt(inputs)
     const random = mersenneTwister(seed);
-    const W = new Float64Array(SIZE);
-    for (const [name, out, inputs] of SHAPES) {
+    const W = new Float64Array(model.size);
+    for (const [name, out, inputs] of model.shapes) {
       const bound = 1 / Math.sqrt(inputs);
-      const weight = AT[`${name}.weight`];
+      const weight = model.at[`${name}.weight`];
       for (let i = 0; i < out * inputs; i += 1) W[weight + i] = (2 * random() - 1) * bound;
-      const bias = AT[`${name}.bias`];
+      const bias = model.at[`${name}.bias`];
       for (let i = 0; i < out; i += 1) W[bias + i] = (2 * random() - 1) * bound;
     }
     return W;
   }
 
   // n sequences: v (n, T) in (-1, 1), k (n, T) in (0, 1), and the targets y (n, T, 2):
-  // the value at the previous position and the value where k is largest.
-  function makeBatch(n, random) {
-    const v = new Float64Array(n * T);
-    const k = new Float64Array(n * T);
+  // the value at the previous position and the value where k is largest. A batch
+  // is made once and drawn into again at every step: nothing is allocated.
+  function batchOf(n) {
+    const f = (size) => new Float64Array(size);
+    return { n, v: f(n * T), k: f(n * T), y: f(n * T * 2), top: new Int32Array(n) };
+  }
+
+  function drawBatch(batch, random) {
+    const { n, v, k, y, top } = batch;
     for (let i = 0; i < n * T; i += 1) v[i] = random() * 2 - 1;
     for (let i = 0; i < n * T; i += 1) k[i] = random();
-    const y = new Float64Array(n * T * 2);
-    const top = new Int32Array(n); // where k is largest
     for (let s = 0; s < n; s += 1) {
-      for (let t = 1; t < T; t += 1) if (k[s * T + t] > k[s * T + top[s]]) top[s] = t;
+      const o = s * T; // where sequence s starts
+      top[s] = 0; // where its k is largest
+      for (let t = 1; t < T; t += 1) if (k[o + t] > k[o + top[s]]) top[s] = t;
       for (let t = 0; t < T; t += 1) {
-        y[(s * T + t) * 2] = v[s * T + ((t + T - 1) % T)];
-        y[(s * T + t) * 2 + 1] = v[s * T + top[s]];
+        y[(o + t) * 2] = v[o + ((t + T - 1) % T)];
+        y[(o + t) * 2 + 1] = v[o + top[s]];
       }
     }
-    return { n, v, k, y, top };
+    return batch;
   }
+
+  const makeBatch = (n, random) => drawBatch(batchOf(n), random);
 
   // --- the model, forward and backward by hand (snippets/train_it/ex02_backward.py) -
   // One attention layer, the training page's; a design is its number of heads. What
   // is not about this model (the random numbers, Adam and the schedule, the claims,
-  // the worker) works on any flat array of weights in state_dict order, and the
-  // measures read only the outputs and attention weights a forward pass leaves: a
-  // model of several layers with a residual stream would bring its own SHAPES,
-  // forward and backward, and a design would name its model.
+  // the worker) works on any flat array of weights in state_dict order: the depth
+  // model below brings its own layout, forward and backward.
   // One sequence at a time: its queries, keys and values (T, WIDTH), each head's
-  // weights (h, T, T), the context (T, WIDTH) and the output (T, 2), kept in `work`.
+  // weights (h, T, T), the context (T, WIDTH) and the output (T, 2), kept in `work`,
+  // made once per run: nothing is allocated while training. The hot loops read the
+  // weights at fixed offsets.
+  const [QW, KW, VW, OW] = ["W_query", "W_key", "W_value", "W_o"].map((n) => AT[`${n}.weight`]);
+  const [QB, KB, VB, OB] = ["W_query", "W_key", "W_value", "W_o"].map((n) => AT[`${n}.bias`]);
+
   function workspace(heads) {
     const f = (n) => new Float64Array(n);
     return {
+      heads,
+      dHead: WIDTH / heads,
+      scale: Math.sqrt(WIDTH / heads), // each score is divided by sqrt(d_head)
       q: f(T * WIDTH),
       k: f(T * WIDTH),
       v: f(T * WIDTH),
@@ -140,160 +155,330 @@
     };
   }
 
-  // z = x W^T + b for one sequence; x_t = [v_t, k_t, e_t] with e_t one-hot, so
-  // the product reads columns 0 and 1 of W and the column of place t.
-  function project(W, name, v, k, s, z) {
-    const [w, b] = OFFSETS[name];
-    for (let c = 0; c < WIDTH; c += 1) {
-      const row = w + c * D_MODEL; // row c of W: v's weight, k's, then the places'
-      const [wv, wk, bias] = [W[row], W[row + 1], W[b + c]];
-      for (let t = 0; t < T; t += 1) {
-        z[t * WIDTH + c] = v[s * T + t] * wv + k[s * T + t] * wk + W[row + 2 + t] + bias;
+  // q, k, v (T, WIDTH) of sequence s: z = x W^T + b, where x_t = [v_t, k_t, e_t] with
+  // e_t one-hot, so the product reads columns 0 and 1 of W and the column of place t.
+  function project(W, batch, s, work) {
+    const { q, k, v } = work;
+    for (let t = 0; t < T; t += 1) {
+      const vt = batch.v[s * T + t];
+      const kt = batch.k[s * T + t];
+      for (let c = 0; c < WIDTH; c += 1) {
+        const i = t * WIDTH + c;
+        const row = c * D_MODEL; // row c of each W: v's weight, k's, then the places'
+        q[i] = vt * W[QW + row] + kt * W[QW + row + 1] + W[QW + row + 2 + t] + W[QB + c];
+        k[i] = vt * W[KW + row] + kt * W[KW + row + 1] + W[KW + row + 2 + t] + W[KB + c];
+        v[i] = vt * W[VW + row] + kt * W[VW + row + 1] + W[VW + row + 2 + t] + W[VB + c];
       }
+    }
+  }
+
+  // Head h's row for position t: its weights a[row .. row + T) and its context.
+  function attendRow(work, h, t) {
+    const { dHead, scale, q, k, v, a, context } = work;
+    const row = (h * T + t) * T; // head h's weights for position t
+    const qt = t * WIDTH + h * dHead; // head h's columns: h * dHead .. + dHead - 1
+    let top = 0; // where the largest score is
+    for (let u = 0; u < T; u += 1) {
+      const ku = u * WIDTH + h * dHead;
+      let score = 0;
+      for (let e = 0; e < dHead; e += 1) score += q[qt + e] * k[ku + e];
+      a[row + u] = score / scale;
+      if (a[row + u] > a[row + top]) top = u;
+    }
+    // softmax, less the largest score so that exp stays finite (exp(0) is 1)
+    const largest = a[row + top];
+    let total = 0;
+    for (let u = 0; u < T; u += 1) {
+      const w = u === top ? 1 : Math.exp(a[row + u] - largest);
+      a[row + u] = w;
+      total += w;
+    }
+    const inverse = 1 / total;
+    for (let u = 0; u < T; u += 1) a[row + u] *= inverse;
+    for (let e = 0; e < dHead; e += 1) {
+      let sum = 0;
+      for (let u = 0; u < T; u += 1) sum += a[row + u] * v[u * WIDTH + h * dHead + e];
+      context[qt + e] = sum;
     }
   }
 
   // The forward pass of sequence s: work.out (T, 2), work.a (h, T, T).
-  function forward(W, heads, batch, s, work) {
-    const dHead = WIDTH / heads;
-    const scale = Math.sqrt(dHead);
-    const { q, k, v, a, context, out } = work;
-    project(W, "W_query", batch.v, batch.k, s, q);
-    project(W, "W_key", batch.v, batch.k, s, k);
-    project(W, "W_value", batch.v, batch.k, s, v);
-    for (let h = 0; h < heads; h += 1) {
-      const first = h * dHead; // head h's columns: first .. first + dHead - 1
-      for (let t = 0; t < T; t += 1) {
-        const row = (h * T + t) * T; // head h's weights for position t
-        const qt = t * WIDTH + first;
-        let top = -Infinity;
-        for (let u = 0; u < T; u += 1) {
-          const ku = u * WIDTH + first;
-          let score = 0;
-          for (let e = 0; e < dHead; e += 1) score += q[qt + e] * k[ku + e];
-          score /= scale;
-          a[row + u] = score;
-          if (score > top) top = score;
-        }
-        let total = 0; // softmax, less the largest score so that exp stays finite
-        for (let u = 0; u < T; u += 1) {
-          const w = Math.exp(a[row + u] - top);
-          a[row + u] = w;
-          total += w;
-        }
-        const inverse = 1 / total;
-        for (let u = 0; u < T; u += 1) a[row + u] *= inverse;
-        for (let e = 0; e < dHead; e += 1) {
-          let sum = 0;
-          for (let u = 0; u < T; u += 1) sum += a[row + u] * v[u * WIDTH + first + e];
-          context[qt + e] = sum;
-        }
-      }
+  function forward(W, batch, s, work) {
+    project(W, batch, s, work);
+    for (let h = 0; h < work.heads; h += 1) {
+      for (let t = 0; t < T; t += 1) attendRow(work, h, t);
     }
-    output(W, context, out);
+    output(W, work.context, work.out);
   }
 
   // out = context W_o^T + b_o, for one sequence: (T, WIDTH) -> (T, 2)
   function output(W, context, out) {
-    const [wo, bo] = OFFSETS.W_o;
     for (let t = 0; t < T; t += 1) {
       for (let o = 0; o < 2; o += 1) {
         let sum = 0;
-        for (let c = 0; c < WIDTH; c += 1) sum += context[t * WIDTH + c] * W[wo + o * WIDTH + c];
-        out[t * 2 + o] = sum + W[bo + o];
+        for (let c = 0; c < WIDTH; c += 1) sum += context[t * WIDTH + c] * W[OW + o * WIDTH + c];
+        out[t * 2 + o] = sum + W[OB + o];
       }
     }
   }
 
-  // Adds d z / d W of one sequence's projection to the gradients G, given gradZ (T, WIDTH).
-  function projectBack(G, name, v, k, s, gradZ) {
-    const [w, b] = OFFSETS[name];
-    for (let c = 0; c < WIDTH; c += 1) {
-      const row = w + c * D_MODEL;
-      for (let t = 0; t < T; t += 1) {
-        const g = gradZ[t * WIDTH + c];
-        G[row] += g * v[s * T + t];
-        G[row + 1] += g * k[s * T + t];
-        G[row + 2 + t] += g;
-        G[b + c] += g;
+  // d loss / d W_o and b_o of one sequence, added to G, and d loss / d context.
+  function outputBack(W, G, work) {
+    const { context, gradOut, gradContext } = work;
+    for (let t = 0; t < T; t += 1) {
+      const g0 = gradOut[t * 2];
+      const g1 = gradOut[t * 2 + 1];
+      for (let c = 0; c < WIDTH; c += 1) {
+        G[OW + c] += g0 * context[t * WIDTH + c];
+        G[OW + WIDTH + c] += g1 * context[t * WIDTH + c];
+        gradContext[t * WIDTH + c] = g0 * W[OW + c] + g1 * W[OW + WIDTH + c];
+      }
+      G[OB] += g0;
+      G[OB + 1] += g1;
+    }
+  }
+
+  // Head h's row for position t, backward: adds to gradQ, gradK and gradV.
+  function attendRowBack(work, h, t) {
+    const { dHead, scale, q, k, v, a, gradContext, gradA, gradQ, gradK, gradV } = work;
+    const row = (h * T + t) * T;
+    const qt = t * WIDTH + h * dHead;
+    let mean = 0; // the a-weighted mean of d loss / d a over the row
+    for (let u = 0; u < T; u += 1) {
+      const ku = u * WIDTH + h * dHead;
+      let sum = 0;
+      for (let e = 0; e < dHead; e += 1) {
+        sum += gradContext[qt + e] * v[ku + e];
+        gradV[ku + e] += a[row + u] * gradContext[qt + e];
+      }
+      gradA[u] = sum;
+      mean += a[row + u] * sum;
+    }
+    for (let u = 0; u < T; u += 1) {
+      const ku = u * WIDTH + h * dHead;
+      const gradScore = (a[row + u] * (gradA[u] - mean)) / scale; // the softmax's backward
+      for (let e = 0; e < dHead; e += 1) {
+        gradQ[qt + e] += gradScore * k[ku + e];
+        gradK[ku + e] += gradScore * q[qt + e];
+      }
+    }
+  }
+
+  // d z / d W of sequence s's three projections, added to G, from gradQ, gradK and
+  // gradV (T, WIDTH): x_t is one-hot past its first two numbers, as in project.
+  function projectBack(G, batch, s, work) {
+    const { gradQ, gradK, gradV } = work;
+    for (const [w, b, gradZ] of [
+      [QW, QB, gradQ],
+      [KW, KB, gradK],
+      [VW, VB, gradV],
+    ]) {
+      for (let c = 0; c < WIDTH; c += 1) {
+        const row = w + c * D_MODEL;
+        for (let t = 0; t < T; t += 1) {
+          const g = gradZ[t * WIDTH + c];
+          G[row] += g * batch.v[s * T + t];
+          G[row + 1] += g * batch.k[s * T + t];
+          G[row + 2 + t] += g;
+          G[b + c] += g;
+        }
       }
     }
   }
 
   // The backward pass of sequence s, after its forward pass: adds its part of the
   // gradients to G, from gradOut = d loss / d out (T, 2).
-  function backward(W, G, heads, batch, s, work) {
-    const dHead = WIDTH / heads;
-    const scale = Math.sqrt(dHead);
-    const { q, k, v, a, context, gradOut, gradContext, gradA, gradQ, gradK, gradV } = work;
-    const [wo, bo] = OFFSETS.W_o;
-    for (let t = 0; t < T; t += 1) {
-      const g0 = gradOut[t * 2];
-      const g1 = gradOut[t * 2 + 1];
-      for (let c = 0; c < WIDTH; c += 1) {
-        G[wo + c] += g0 * context[t * WIDTH + c];
-        G[wo + WIDTH + c] += g1 * context[t * WIDTH + c];
-        gradContext[t * WIDTH + c] = g0 * W[wo + c] + g1 * W[wo + WIDTH + c];
-      }
-      G[bo] += g0;
-      G[bo + 1] += g1;
+  function backward(W, G, batch, s, work) {
+    outputBack(W, G, work);
+    work.gradQ.fill(0);
+    work.gradK.fill(0);
+    work.gradV.fill(0);
+    for (let h = 0; h < work.heads; h += 1) {
+      for (let t = 0; t < T; t += 1) attendRowBack(work, h, t);
     }
-    gradQ.fill(0);
-    gradK.fill(0);
-    gradV.fill(0);
-    for (let h = 0; h < heads; h += 1) {
-      const first = h * dHead;
-      for (let t = 0; t < T; t += 1) {
-        const row = (h * T + t) * T;
-        const qt = t * WIDTH + first;
-        let mean = 0; // the a-weighted mean of d loss / d a over the row
-        for (let u = 0; u < T; u += 1) {
-          const ku = u * WIDTH + first;
-          const w = a[row + u];
-          let sum = 0;
-          for (let e = 0; e < dHead; e += 1) {
-            sum += gradContext[qt + e] * v[ku + e];
-            gradV[ku + e] += w * gradContext[qt + e];
-          }
-          gradA[u] = sum;
-          mean += w * sum;
-        }
-        for (let u = 0; u < T; u += 1) {
-          const ku = u * WIDTH + first;
-          const gradScore = (a[row + u] * (gradA[u] - mean)) / scale; // the softmax's backward
-          for (let e = 0; e < dHead; e += 1) {
-            gradQ[qt + e] += gradScore * k[ku + e];
-            gradK[ku + e] += gradScore * q[qt + e];
-          }
-        }
-      }
-    }
-    projectBack(G, "W_query", batch.v, batch.k, s, gradQ);
-    projectBack(G, "W_key", batch.v, batch.k, s, gradK);
-    projectBack(G, "W_value", batch.v, batch.k, s, gradV);
+    projectBack(G, batch, s, work);
   }
 
   // The mean squared error over a batch, and its gradients in G (overwritten);
   // `correct` counts the outputs within `tol` of their targets, on each lookup.
-  function lossAndGrads(W, G, heads, batch, work, tol = 0, correct = [0, 0]) {
+  function lossAndGrads(W, G, batch, work, tol = 0, correct = [0, 0]) {
     const count = batch.n * T * 2;
     G.fill(0);
     let loss = 0;
+    const depth = work.model; // a model of several layers, or the page's one layer
     for (let s = 0; s < batch.n; s += 1) {
-      forward(W, heads, batch, s, work);
+      if (depth) depthForward(W, depth, batch, s, work);
+      else forward(W, batch, s, work);
       for (let i = 0; i < T * 2; i += 1) {
         const error = work.out[i] - batch.y[s * T * 2 + i];
         loss += error * error;
         work.gradOut[i] = (2 * error) / count;
         if (Math.abs(error) < tol) correct[i % 2] += 1;
       }
-      backward(W, G, heads, batch, s, work);
+      if (depth) depthBackward(W, G, depth, batch, s, work);
+      else backward(W, G, batch, s, work);
     }
     // The key bias adds q . b to every score of a row, and a softmax ignores what
     // is added to a whole row: its gradient is zero (what the sum gives is
     // rounding noise, which Adam would divide by its EPS and follow).
-    G.fill(0, AT["W_key.bias"], AT["W_key.bias"] + WIDTH);
+    for (const key of depth ? depth.keyBiases : [KB]) G.fill(0, key, key + WIDTH);
     return loss / count;
+  }
+
+  // --- depth: one head per layer, on a residual stream (not on the page yet) ---------
+  // width-and-depth's OneHeadPerLayer (snippets/width_and_depth/ex04_one_head_per_layer.py)
+  // by hand, as its Python twin (benchmarks/train_it_depth.py) computes it:
+  //   stream = x W_in^T + b_in                       (T, 8) -> (T, 16)
+  //   each layer in turn: one head of width 4 reads the stream (as workspace(1) and
+  //   attendRow), its W_o writes (T, 4) -> (T, 16), added to the stream
+  //   out = stream W_out^T + b_out                   (T, 16) -> (T, 2)
+  const D_STREAM = 16; // numbers per position in the residual stream
+
+  function depthModel(layers) {
+    const shapes = [["W_in", D_STREAM, D_MODEL]];
+    for (let i = 0; i < layers; i += 1) {
+      for (const name of ["W_query", "W_key", "W_value"])
+        shapes.push([`layers.${i}.${name}`, WIDTH, D_STREAM]);
+      shapes.push([`layers.${i}.W_o`, D_STREAM, WIDTH]);
+    }
+    shapes.push(["W_out", 2, D_STREAM]);
+    const model = { layers, ...layout(shapes) };
+    const pair = (name) => [model.at[`${name}.weight`], model.at[`${name}.bias`]];
+    model.in = pair("W_in");
+    model.out = pair("W_out");
+    model.perLayer = Array.from({ length: layers }, (_, i) => ({
+      query: pair(`layers.${i}.W_query`),
+      key: pair(`layers.${i}.W_key`),
+      value: pair(`layers.${i}.W_value`),
+      o: pair(`layers.${i}.W_o`),
+    }));
+    model.keyBiases = model.perLayer.map((layer) => layer.key[1]);
+    return model;
+  }
+
+  // One sequence at a time: the stream before each layer and after the last
+  // (layers + 1 of them, each (T, 16)), each layer's head, what it writes, the
+  // output (T, 2), and the gradients.
+  function depthWorkspace(model) {
+    const f = (n) => new Float64Array(n);
+    return {
+      model,
+      streams: Array.from({ length: model.layers + 1 }, () => f(T * D_STREAM)),
+      heads: Array.from({ length: model.layers }, () => workspace(1)), // q, k, v, a (T, 4)...
+      write: f(T * D_STREAM),
+      out: f(T * 2),
+      gradOut: f(T * 2),
+      gradStream: f(T * D_STREAM),
+    };
+  }
+
+  // y (T, outputs) = x (T, inputs) W^T + b, for the map whose weight and bias start
+  // at [w, b].
+  function linear(W, [w, b], x, inputs, y, outputs) {
+    for (let t = 0; t < T; t += 1) {
+      for (let o = 0; o < outputs; o += 1) {
+        let sum = 0;
+        for (let i = 0; i < inputs; i += 1) sum += x[t * inputs + i] * W[w + o * inputs + i];
+        y[t * outputs + o] = sum + W[b + o];
+      }
+    }
+  }
+
+  // linear's backward, from gradY (T, outputs): adds d loss / d W and b to G, and
+  // d loss / d x to gradX (T, inputs).
+  function linearBack(W, G, [w, b], x, inputs, gradY, outputs, gradX) {
+    for (let t = 0; t < T; t += 1) {
+      for (let o = 0; o < outputs; o += 1) {
+        const g = gradY[t * outputs + o];
+        for (let i = 0; i < inputs; i += 1) {
+          G[w + o * inputs + i] += g * x[t * inputs + i];
+          gradX[t * inputs + i] += g * W[w + o * inputs + i];
+        }
+        G[b + o] += g;
+      }
+    }
+  }
+
+  // The stream (T, 16) of sequence s: x W_in^T + b_in, x_t = [v_t, k_t, e_t] (as project).
+  function streamIn(W, [w, b], batch, s, stream) {
+    for (let t = 0; t < T; t += 1) {
+      const vt = batch.v[s * T + t];
+      const kt = batch.k[s * T + t];
+      for (let o = 0; o < D_STREAM; o += 1) {
+        const row = w + o * D_MODEL;
+        stream[t * D_STREAM + o] = vt * W[row] + kt * W[row + 1] + W[row + 2 + t] + W[b + o];
+      }
+    }
+  }
+
+  // streamIn's backward: adds d loss / d W_in and b_in to G, from gradStream (T, 16).
+  function streamInBack(G, [w, b], batch, s, gradStream) {
+    for (let o = 0; o < D_STREAM; o += 1) {
+      const row = w + o * D_MODEL;
+      for (let t = 0; t < T; t += 1) {
+        const g = gradStream[t * D_STREAM + o];
+        G[row] += g * batch.v[s * T + t];
+        G[row + 1] += g * batch.k[s * T + t];
+        G[row + 2 + t] += g;
+        G[b + o] += g;
+      }
+    }
+  }
+
+  // The forward pass of sequence s: work.out (T, 2), each layer's head's a (T, T).
+  function depthForward(W, model, batch, s, work) {
+    const { streams, heads, write } = work;
+    streamIn(W, model.in, batch, s, streams[0]);
+    for (let i = 0; i < model.layers; i += 1) {
+      const [stream, head, layer, next] = [streams[i], heads[i], model.perLayer[i], streams[i + 1]];
+      linear(W, layer.query, stream, D_STREAM, head.q, WIDTH); // (T, 16) -> (T, 4)
+      linear(W, layer.key, stream, D_STREAM, head.k, WIDTH);
+      linear(W, layer.value, stream, D_STREAM, head.v, WIDTH);
+      for (let t = 0; t < T; t += 1) attendRow(head, 0, t);
+      linear(W, layer.o, head.context, WIDTH, write, D_STREAM); // (T, 4) -> (T, 16)
+      for (let j = 0; j < T * D_STREAM; j += 1) next[j] = stream[j] + write[j];
+    }
+    linear(W, model.out, streams[model.layers], D_STREAM, work.out, 2);
+  }
+
+  // The backward pass of sequence s, after its forward pass: adds its part of the
+  // gradients to G, from work.gradOut (T, 2). gradStream is d loss / d the stream,
+  // from the last layer's to the first: the residual hands it down as it is, and
+  // each layer's head adds what goes through its q, k and v.
+  function depthBackward(W, G, model, batch, s, work) {
+    const { streams, heads, gradStream } = work;
+    gradStream.fill(0);
+    linearBack(W, G, model.out, streams[model.layers], D_STREAM, work.gradOut, 2, gradStream);
+    for (let i = model.layers - 1; i >= 0; i -= 1) {
+      const [stream, head, layer] = [streams[i], heads[i], model.perLayer[i]];
+      head.gradContext.fill(0);
+      linearBack(W, G, layer.o, head.context, WIDTH, gradStream, D_STREAM, head.gradContext);
+      head.gradQ.fill(0);
+      head.gradK.fill(0);
+      head.gradV.fill(0);
+      for (let t = 0; t < T; t += 1) attendRowBack(head, 0, t);
+      linearBack(W, G, layer.query, stream, D_STREAM, head.gradQ, WIDTH, gradStream);
+      linearBack(W, G, layer.key, stream, D_STREAM, head.gradK, WIDTH, gradStream);
+      linearBack(W, G, layer.value, stream, D_STREAM, head.gradV, WIDTH, gradStream);
+    }
+    streamInBack(G, model.in, batch, s, gradStream);
+  }
+
+  // A run of the depth model, as `run` makes one of the page's model.
+  function depthRun(config, layers, seed) {
+    const model = depthModel(layers);
+    const W = initialWeights(seed, model);
+    return {
+      layers,
+      start: W.slice(),
+      W,
+      G: new Float64Array(model.size),
+      m: new Float64Array(model.size),
+      v: new Float64Array(model.size),
+      losses: new Float64Array(config.steps),
+      step: 0,
+      work: depthWorkspace(model),
+    };
   }
 
   // --- Adam and the cosine schedule (snippets/train_it/ex03_train.py) ---------------
@@ -334,7 +519,7 @@
   // targets on each lookup (before the step), then Adam's step.
   function trainStep(config, r, batch) {
     const correct = [0, 0];
-    r.losses[r.step] = lossAndGrads(r.W, r.G, r.heads, batch, r.work, config.tol, correct);
+    r.losses[r.step] = lossAndGrads(r.W, r.G, batch, r.work, config.tol, correct);
     r.accuracy = correct.map((c) => c / (batch.n * T));
     r.step += 1;
     adam(config, r.W, r.G, r.m, r.v, r.step);
@@ -355,7 +540,7 @@
     const divergence = new Float64Array(pairs.length);
     const mean = removed ? contextMean(W, heads, test) : null;
     for (let s = 0; s < test.n; s += 1) {
-      forward(W, heads, test, s, work);
+      forward(W, test, s, work);
       if (removed) withHeadsRemoved(W, heads, work, removed, mean);
       for (let i = 0; i < T * 2; i += 1) {
         const error = work.out[i] - test.y[s * T * 2 + i];
@@ -405,7 +590,7 @@
     const work = workspace(heads);
     const sum = new Float64Array(WIDTH);
     for (let s = 0; s < test.n; s += 1) {
-      forward(W, heads, test, s, work);
+      forward(W, test, s, work);
       for (let i = 0; i < T * WIDTH; i += 1) sum[i % WIDTH] += work.context[i];
     }
     return sum.map((x) => x / (test.n * T));
@@ -480,7 +665,7 @@
     // whose largest key is at config.shown_top (as the training page's figure).
     function maps(config, r) {
       const work = workspace(r.heads);
-      forward(r.W, r.heads, heldOut(config), heldOut(config).top.indexOf(config.shown_top), work);
+      forward(r.W, heldOut(config), heldOut(config).top.indexOf(config.shown_top), work);
       return Array.from(work.a);
     }
 
@@ -501,8 +686,9 @@
           })),
         });
       if (every) frame(0);
+      const batch = batchOf(config.batch); // drawn into at every step
       for (let step = 1; step <= config.steps; step += 1) {
-        const batch = makeBatch(config.batch, data);
+        drawBatch(batch, data);
         for (const r of runs) trainStep(config, r, batch);
         if (every && step % every === 0) frame(step);
       }
@@ -551,9 +737,13 @@
     mersenneTwister,
     initialWeights,
     makeBatch,
+    batchOf,
+    drawBatch,
     lossAndGrads,
     adam,
     run,
+    depthRun,
+    depthModel,
     trainStep,
     measure,
     broken,
