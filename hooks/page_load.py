@@ -148,6 +148,24 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
+            "Material's search started its worker (a thread, and its script "
+            "fetched and compiled) on every page load, inside the task that "
+            "evaluates Material's script, though it only ever receives messages "
+            "once the reader opens search (with the previous patch). The worker "
+            "is now created with the first message sent to it; until then the "
+            "listeners the search component adds wait in a list."
+        ),
+        old="function Mn(e,t=new Worker(e)){",
+        new=(
+            "function Mn(e,t=(()=>{let w,q=[];return{addEventListener(...a){"
+            "w?w.addEventListener(...a):q.push(a)},removeEventListener(...a){"
+            "w?w.removeEventListener(...a):q=q.filter(([n,f])=>n!==a[0]||f!==a[1])},"
+            "postMessage(m){if(!w){w=new Worker(e);for(let a of q)"
+            "w.addEventListener(...a)}w.postMessage(m)}}})()){"
+        ),
+    ),
+    Patch(
+        why=(
             "search.highlight subscribed to the index on every page, to highlight "
             "the terms of a search result's link (?h=...). It now subscribes only on "
             "a page opened with such a link, so that no other page fetches it."

@@ -172,22 +172,26 @@ def test_pages_do_not_shift_as_they_load(browser, base_url, viewport):
     assert shifts == {}, f"layout shifts (score, what moved): {shifts}"
 
 
-def index_requests(problems) -> list[str]:
-    return [url for url in problems.requested if "search_index.json" in url]
+def index_requests(problems, name: str = "search_index.json") -> list[str]:
+    return [url for url in problems.requested if name in url]
 
 
 def test_search_finds_softmax(page, problems):
-    """The search index loads when the reader opens search, not with every page
-    (hooks/page_load.py's patch), and search finds what it should."""
+    """The search index loads, and search's worker starts, when the reader opens
+    search, not with every page (hooks/page_load.py's patches), and search finds
+    what it should."""
+    worker = "/workers/search."  # the worker's script, fetched as it starts
     page.goto("")
     page.wait_for_load_state("networkidle")
     assert index_requests(problems) == []
+    assert index_requests(problems, worker) == []
     page.keyboard.press("/")
     page.keyboard.type("softmax")
     results = page.locator(".md-search-result__item")
     results.first.wait_for()
     assert "softmax" in results.first.inner_text().lower()
     assert len(index_requests(problems)) == 1
+    assert len(index_requests(problems, worker)) == 1
 
 
 def test_a_search_results_link_highlights_its_terms(page, problems):
