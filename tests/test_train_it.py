@@ -476,6 +476,19 @@ def test_prose_numbers():
     their_four = seed_results["designs"]["4 x 1"][2]  # accurate on both
     rate = (their_four + four["both"]) / (2 * n)
     chance = (2 * n * rate * (1 - rate)) ** 0.5  # sd of a difference of counts
+    # the depth designs' records (make twin-depth): PyTorch's own spread
+    from benchmarks.fresh_seeds import SEEDS as FRESH
+    from snippets.width_and_depth.ex04_one_head_per_layer import D_STREAM
+
+    records = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    first = {  # the step where PyTorch's own spread first passes 1e-9, if it does
+        key: next((step for step, gap in entry["spread"] if gap > 1e-9), None)
+        for key, entry in records.items()
+    }
+    two_ill = [first[f"2 layers/{s}"] for s in depth.STEP_SEEDS]
+    one_ill = [s for s in depth.STEP_SEEDS if first[f"1 layer/{s}"]]
+    assert None not in two_ill  # "in all 10"
+    seed_0 = max(gap for _, gap in records["2 layers/0"]["spread"])
     check_prose_numbers(
         "train-it.md",
         computed={
@@ -505,6 +518,15 @@ def test_prose_numbers():
             "PyTorch's own spread": f"in {len(ill)} of those {n_four} seeds",
             "the worst": f"in the worst by {max(spread.values()) / 1e-9:.0f} times",
             "the first random number": f"{random.Random(0).random():.3f}",
+            "the stream": f"a stream of {D_STREAM} numbers",
+            "width-and-depth's seeds": f"its own {len(FRESH)} fresh seeds",
+            "depth seeds checked": (
+                f"seeds {depth.STEP_SEEDS.start} to {depth.STEP_SEEDS[-1]}"
+            ),
+            "two layers spread": f"in all {len(two_ill)} of",
+            "where it starts": f"between {min(two_ill)} and {max(two_ill)}",
+            "seed 0": f"comes to {1 + seed_0:.1f} times",
+            "one layer spread": f"happens in\n{len(one_ill)} of the {len(two_ill)}",
         },
         definitions={
             "0",

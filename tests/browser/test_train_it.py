@@ -11,6 +11,11 @@ further than 1e-9 (`spread`). The measures and the verdicts on the training
 page's claims must be PyTorch's too. A trainer with one gradient term off by 1%
 must fail the same check.
 
+The depth designs (one head per layer, one or two layers, width-and-depth's
+model): seed 0 on the page against `make twin-depth`'s PyTorch runs (seeds 0 to 9
+in the longer run), with the same tolerance; what the page computes from its
+weights against PyTorch on the page's own weights.
+
 Train 100 seeds: the verdicts for every seed and design, and the rates the page
 shows, must be PyTorch's (snippets/train_it/twin_results.py). That run takes
 minutes, so it runs in `make test-trainer-seeds` (HEADS_TRAINER_SEEDS=1), which
@@ -755,13 +760,14 @@ OVERFLOW = """() => {
 
 
 def test_the_trainer_fits_and_reads_at_each_width_and_scheme(trainer, problems):
-    """Trained, three designs and a row of 100-seed results, the tables shown: at
+    """Trained, the three designs of one layer and two layers, and a row of 100-seed
+    results, the tables shown: at
     1280 and 390 px, in both schemes, nothing sticks out and no text is tiny; axe
     finds nothing (all its rules in the light scheme, its colour rules in the dark
     one and at 390 px). Screenshots for a person to look at, light at 1280 px and
     dark at 390."""
     page = trainer
-    train(page, DESIGNS, 2)
+    train(page, [*DESIGNS, "2L"], 2)
     page.evaluate("""() => { const root = document.getElementById("train-it");
         root.querySelector("[data-part='seeds']").hidden = false; }""")
     page.locator("input[name='show_tables']").check()
