@@ -31,7 +31,7 @@
   );
   // a head, as the page names it: by its number, or by its layer
   const headName = (d, h) => (layersOf(d) ? `Layer ${h + 1}'s head` : `Head ${h + 1}`);
-  const PLACES = ["the previous position", "the largest key", "the position just after it"];
+  const PLACES = ["the previous position", "the largest key", "the position just after the largest key"];
   const LOOKUPS = ["v[i\u22121]", "v[max k]"]; // the two outputs: previous value, largest key's
   const T = 6;
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
