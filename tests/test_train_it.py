@@ -167,9 +167,10 @@ def test_the_depth_records_are_for_this_code():
         f"{depth.STEPS_FILE.name} is stale: run `make twin-depth` (minutes)"
     )
     assert set(steps["runs"]) == {
-        f"{d}/{s}" for d in depth.DESIGNS for s in depth.STEP_SEEDS
+        f"{d}/{s}" for d in depth.DESIGNS for s in depth.STEP_SEEDS[d]
     }
-    assert depth.STEP_SEEDS.start == 0 and len(depth.STEP_SEEDS) >= 10
+    for seeds in depth.STEP_SEEDS.values():
+        assert seeds.start == 0 and len(seeds) >= 10
     for key, entry in steps["runs"].items():  # the twin, within PyTorch's spread
         spread = max([gap for _, gap in entry["spread"]], default=0)
         assert entry["twin"]["loss"] <= max(1e-9, 10 * spread), key
@@ -485,8 +486,8 @@ def test_prose_numbers():
         key: next((step for step, gap in entry["spread"] if gap > 1e-9), None)
         for key, entry in records.items()
     }
-    two_ill = [first[f"2 layers/{s}"] for s in depth.STEP_SEEDS]
-    one_ill = [s for s in depth.STEP_SEEDS if first[f"1 layer/{s}"]]
+    two_ill = [first[f"2 layers/{s}"] for s in depth.STEP_SEEDS["2 layers"]]
+    one_ill = [s for s in depth.STEP_SEEDS["1 layer"] if first[f"1 layer/{s}"]]
     assert None not in two_ill  # "in all 10"
     seed_0 = max(gap for _, gap in records["2 layers/0"]["spread"])
     check_prose_numbers(
@@ -521,12 +522,16 @@ def test_prose_numbers():
             "the stream": f"a stream of {D_STREAM} numbers",
             "width-and-depth's seeds": f"its own {len(FRESH)} fresh seeds",
             "depth seeds checked": (
-                f"seeds {depth.STEP_SEEDS.start} to {depth.STEP_SEEDS[-1]}"
+                f"seeds 0 to {depth.STEP_SEEDS['2 layers'][-1]} of two layers "
+                f"and 0 to {depth.STEP_SEEDS['1 layer'][-1]} of one"
             ),
             "two layers spread": f"in all {len(two_ill)} of",
             "where it starts": f"between {min(two_ill)} and {max(two_ill)}",
             "seed 0": f"comes to {1 + seed_0:.1f} times",
-            "one layer spread": f"happens in\n{len(one_ill)} of the {len(two_ill)}",
+            "one layer spread": (
+                f"in {len(one_ill)} of its {len(depth.STEP_SEEDS['1 layer'])}, "
+                f"so {len(depth.STEP_SEEDS['1 layer']) - len(one_ill)} remain"
+            ),
         },
         definitions={
             "0",
