@@ -7,10 +7,13 @@ tests/browser/test_train_it.py.)"""
 
 from __future__ import annotations
 
+import base64
+import functools
 import inspect
 import json
 import math
 import random
+import struct
 import textwrap
 
 import pytest
@@ -159,6 +162,40 @@ def test_a_depth_term_off_by_one_percent_fails_the_autograd_check(code, planted)
         source = textwrap.dedent(inspect.getsource(namespace[function]))
         exec(source.replace(code, planted), namespace)  # noqa: S102
     assert max(depth_gradient_gaps(namespace["backward"])) > 1e-3
+
+
+@functools.cache
+def depth_outcomes() -> dict[str, list[dict]]:
+    """What PyTorch's runs of the depth designs (make twin-depth) come to, seed by
+    seed: held-out accuracy on each lookup, and where each layer's head looks
+    (previous, largest key, just after it: where_layers_look)."""
+    from snippets.width_and_depth.ex04_one_head_per_layer import (
+        OneHeadPerLayer,
+        where_layers_look,
+    )
+
+    steps = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    found = {}
+    for design, layers in depth.DESIGNS.items():
+        for seed in depth.STEP_SEEDS[design]:
+            entry = steps[f"{design}/{seed}"]
+            data = base64.b64decode(entry["weights"])
+            flat = torch.tensor(struct.unpack(f"<{len(data) // 8}d", data))
+            weights, at = {}, 0
+            for name, shape in entry["names"].items():
+                n = math.prod(shape)
+                weights[name] = flat[at : at + n].view(shape)
+                at += n
+            model = OneHeadPerLayer(layers).double()
+            model.load_state_dict(weights)
+            with torch.no_grad():
+                out, a = model(claims.x_test)
+            accurate = (out - claims.y_test).abs() < claims.TOL
+            found.setdefault(design, []).append({
+                "accuracy": accurate.double().mean(dim=(0, 1)).tolist(),
+                "looks": where_layers_look(a, claims.x_test).tolist(),
+            })  # fmt: skip
+    return found
 
 
 def test_the_depth_records_are_for_this_code():
@@ -490,6 +527,25 @@ def test_prose_numbers():
     one_ill = [s for s in depth.STEP_SEEDS["1 layer"] if first[f"1 layer/{s}"]]
     assert None not in two_ill  # "in all 10"
     seed_0 = max(gap for _, gap in records["2 layers/0"]["spread"])
+    # what PyTorch's runs of them come to: accurate on both lookups (0.85 on each),
+    # and the place each layer's head puts most weight on (0 previous, 1 largest
+    # key, 2 just after it)
+    outcomes = depth_outcomes()
+    both = {
+        d: sum(min(r["accuracy"]) >= claims.TWO_HEADS_MIN_ACCURACY for r in runs)
+        for d, runs in outcomes.items()
+    }
+    one_lookup = [
+        r
+        for r in outcomes["1 layer"]
+        if max(r["accuracy"]) >= claims.TWO_HEADS_MIN_ACCURACY
+    ]
+    most = [
+        [looks.index(max(looks)) for looks in r["looks"]] for r in outcomes["2 layers"]
+    ]
+    side_by_side = sum(sorted(places) == [0, 1] for places in most)
+    assert side_by_side == both["2 layers"]  # "one layer's head on ... the other's"
+    composed = sum(2 in places for places in most)
     check_prose_numbers(
         "train-it.md",
         computed={
@@ -528,6 +584,19 @@ def test_prose_numbers():
             "two layers spread": f"in all {len(two_ill)} of",
             "where it starts": f"between {min(two_ill)} and {max(two_ill)}",
             "seed 0": f"comes to {1 + seed_0:.1f} times",
+            "one layer's outcome": (
+                f"first {len(outcomes['1 layer'])} seeds (those checked step for "
+                f"step below) it is accurate on one lookup in\nall "
+                f"{len(one_lookup)} and on both in {['none'][both['1 layer']]}"
+            ),
+            "two layers' outcome": (
+                f"the first {len(most)} seeds, two layers are accurate on both "
+                f"lookups in\nall {both['2 layers']}"
+            ),
+            "layer 1 on previous": (
+                f"in {sum(places[0] == 0 for places in most)} of them"
+            ),
+            "composed": f"{['None'][composed]} of these {len(most)} does it",
             "one layer spread": (
                 f"in {len(one_ill)} of its {len(depth.STEP_SEEDS['1 layer'])}, "
                 f"so {len(depth.STEP_SEEDS['1 layer']) - len(one_ill)} remain"
