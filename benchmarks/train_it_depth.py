@@ -1,4 +1,4 @@
-"""Depth for the live trainer (issue 29), not yet on the page: one head per layer
+"""Depth for the live trainer (docs/train-it.md): one head per layer
 on a residual stream, width-and-depth's `OneHeadPerLayer` (one layer, or two), by
 hand in float64 as docs/assets/js/trainer.js trains it, and PyTorch's runs of it.
 

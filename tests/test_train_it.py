@@ -114,7 +114,7 @@ def test_a_term_off_by_one_percent_fails_the_autograd_check(code, planted):
     assert max(gradient_gaps(namespace["backward"])) > 1e-3
 
 
-# -- depth (not on the page yet): one head per layer, by hand, against autograd ------
+# -- depth: one head per layer, by hand, against autograd --------------------------
 
 
 def depth_gradient_gaps(backward) -> list[float]:
@@ -190,12 +190,35 @@ def depth_outcomes() -> dict[str, list[dict]]:
             model.load_state_dict(weights)
             with torch.no_grad():
                 out, a = model(claims.x_test)
-            accurate = (out - claims.y_test).abs() < claims.TOL
             found.setdefault(design, []).append({
-                "accuracy": accurate.double().mean(dim=(0, 1)).tolist(),
+                "accuracy": held_out_accuracy(out),
                 "looks": where_layers_look(a, claims.x_test).tolist(),
+                "layer 1 off": {h: layer_1_off(model, h) for h in ("zero", "mean")},
             })  # fmt: skip
     return found
+
+
+def held_out_accuracy(out) -> list[float]:
+    accurate = (out - claims.y_test).abs() < claims.TOL
+    return accurate.double().mean(dim=(0, 1)).tolist()
+
+
+def layer_1_off(model, how: str) -> list[float]:
+    """Held-out accuracy with layer 1's write into the stream zeroed, or set to
+    its mean over every held-out position (as the page switches a head off)."""
+    writes = []
+    grab = model.layers[0].register_forward_hook(lambda _, __, o: writes.append(o[0]))
+    with torch.no_grad():
+        model(claims.x_test)
+    grab.remove()
+    write = writes[0].mean(dim=(0, 1)).expand_as(writes[0])
+    if how == "zero":
+        write = torch.zeros_like(write)
+    swap = model.layers[0].register_forward_hook(lambda _, __, o: (write, o[1]))
+    with torch.no_grad():
+        out = model(claims.x_test)[0]
+    swap.remove()
+    return held_out_accuracy(out)
 
 
 def test_the_depth_records_are_for_this_code():
@@ -546,6 +569,23 @@ def test_prose_numbers():
     side_by_side = sum(sorted(places) == [0, 1] for places in most)
     assert side_by_side == both["2 layers"]  # "one layer's head on ... the other's"
     composed = sum(2 in places for places in most)
+    assert len(one_lookup) == len(outcomes["1 layer"])  # "in all 12"
+    assert both["2 layers"] == len(most)  # "in all 10"
+    # layer 1 switched off: layer 2's lookup (the place its head looks at most)
+    # below 0.85 with layer 1 zeroed, and with it set to its mean
+    broken_by = {
+        how: sum(
+            r["layer 1 off"][how][places[1]] < claims.TWO_HEADS_MIN_ACCURACY
+            for r, places in zip(outcomes["2 layers"], most, strict=True)
+        )
+        for how in ["zero", "mean"]
+    }
+    from snippets.training.ex03_model import Attention, count_parameters
+    from snippets.width_and_depth import ex07_depth_rates
+    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+    from tests.browser.test_train_it import EARLY
+
+    weight_spread = max(records["2 layers/0"]["weight spread"].values())
     check_prose_numbers(
         "train-it.md",
         computed={
@@ -576,7 +616,6 @@ def test_prose_numbers():
             "the worst": f"in the worst by {max(spread.values()) / 1e-9:.0f} times",
             "the first random number": f"{random.Random(0).random():.3f}",
             "the stream": f"a stream of {D_STREAM} numbers",
-            "width-and-depth's seeds": f"its own {len(FRESH)} fresh seeds",
             "depth seeds checked": (
                 f"seeds 0 to {depth.STEP_SEEDS['2 layers'][-1]} of two layers "
                 f"and 0 to {depth.STEP_SEEDS['1 layer'][-1]} of one"
@@ -597,8 +636,26 @@ def test_prose_numbers():
                 f"in {sum(places[0] == 0 for places in most)} of them"
             ),
             "composed": f"{['None'][composed]} of these {len(most)} does it",
+            "composed there": (
+                f"found another way in {ex07_depth_rates.after} of its "
+                f"{len(FRESH)} fresh seeds"
+            ),
+            "layer 1 zeroed": (
+                f"in\n{broken_by['zero']} of them; setting it to its mean, in "
+                f"{broken_by['mean']}."
+            ),
+            "weights": (
+                f"{count_parameters(OneHeadPerLayer(2))} weights against\n"
+                f"{count_parameters(Attention(2, 2))} for"
+            ),
+            "a row in six": f"puts about {1 / 6:.2f} on the largest",
+            "how loose": (
+                f"within a factor of about {1 + 10 * seed_0:.0f} of PyTorch's would "
+                f"pass, and\nany weight within {10 * weight_spread:.2f}"
+            ),
+            "the first steps": f"the first {EARLY} steps of seed 0",
             "one layer spread": (
-                f"in {len(one_ill)} of its {len(depth.STEP_SEEDS['1 layer'])}, "
+                f"in {len(one_ill)} of its {len(depth.STEP_SEEDS['1 layer'])} seeds, "
                 f"so {len(depth.STEP_SEEDS['1 layer']) - len(one_ill)} remain"
             ),
         },

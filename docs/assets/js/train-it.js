@@ -534,16 +534,24 @@
   // is accurate on both lookups, and where each layer's head puts most weight.
   function depthVerdict(p, r, accuracy) {
     const both = Math.min(...accuracy) >= config.claims.two_heads_min_accuracy;
+    const looksAt = config.claims.role_min_attention; // width-and-depth's "looks there"
     p.verdict.dataset.both = String(both);
     p.verdict.append(
       `${both ? "Accurate" : "Not accurate"} on both lookups ` +
-        `(${config.claims.two_heads_min_accuracy} or more on each). Where the heads look, held out: `,
+        `(${config.claims.two_heads_min_accuracy} or more on each). Where each layer's head puts the ` +
+        "most weight: ",
     );
     for (let h = 0; h < p.heads; h += 1) {
-      const looks = r.after.looks.slice(h * 3, h * 3 + 3);
+      const looks = r.after.looks.slice(h * 3, h * 3 + 3); // previous, largest key, just after
       const most = looks.indexOf(Math.max(...looks));
-      p.verdict.append(`${h ? "; " : ""}${headName(p.design, h).toLowerCase()} on ${PLACES[most]}, `);
+      const name = `${h ? "; " : ""}layer ${h + 1}'s`;
+      p.verdict.append(
+        looks[most] >= looksAt
+          ? `${name} on ${PLACES[most]} (`
+          : `${name} on none of the three places with ${looksAt} of it (most on ${PLACES[most]}, `,
+      );
       setNumber(html("span", {}, p.verdict), `${p.design}.held-looks.${h}.${most}`, looks[most]);
+      p.verdict.append(")");
     }
     p.verdict.append(".");
   }
@@ -586,7 +594,7 @@
       p.offResult.textContent = "Every head is on.";
       return;
     }
-    p.offResult.append("Held-out accuracy with these heads: ");
+    p.offResult.append("Held-out accuracy with these heads switched off: ");
     LOOKUPS.forEach((name, i) => {
       p.offResult.append(`${i ? "; " : ""}${name} `);
       const off = measured.correct[i] / measured.total;
