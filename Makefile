@@ -155,7 +155,7 @@ twin: $(STAMP)  ## the live trainer's runs in PyTorch, float64 (minutes): the pa
 	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
 
 # Writes tests/data/train_it_depth_steps.json: PyTorch's runs of the depth model the
-# live trainer can train (not on the page yet), the browser's reference (minutes).
+# live trainer can train, the browser's reference (minutes).
 twin-depth: $(STAMP)  ## PyTorch's float64 runs of one and two layers, the live trainer's reference
 	$(BIN)/python -m benchmarks.train_it_depth
 

@@ -44,7 +44,7 @@ from scripts.find_chromium import CHROMIUM_ARGS, chromium
 
 GOAL_S = 1.0
 STEPS = 800
-CASES = [["2x2", "1x4"], ["2x2"], ["1x4"], ["4x1"]]
+CASES = [["2x2", "1x4"], ["2x2"], ["1x4"], ["4x1"], ["1L"], ["2L"]]
 DONE = "() => document.getElementById('train-it').dataset.state === 'done'"
 LONG_TASKS = """
 window.heads_long_tasks = [];
@@ -86,11 +86,12 @@ def measure(url: str, runs: int) -> dict:
 NODE_CPU = """
 const t = require(process.argv[1]);
 const config = { steps: 800, batch: 256, lr: 0.1, tol: 0.1 };
-for (const [design, heads] of [["2x2", 2], ["1x4", 1], ["4x1", 4]]) {
+const designs = [["2x2", 2], ["1x4", 1], ["4x1", 4], ["1L", -1], ["2L", -2]];
+for (const [design, heads] of designs) {  // heads < 0: layers of one head
   const times = [];
   for (let seed = 0n; seed < 5n; seed += 1n) {
     const start = process.cpuUsage();
-    const r = t.run(config, heads, seed);
+    const r = heads > 0 ? t.run(config, heads, seed) : t.depthRun(config, -heads, seed);
     const data = t.mersenneTwister(seed);
     const batch = t.batchOf(config.batch);
     for (let step = 1; step <= config.steps; step += 1) {

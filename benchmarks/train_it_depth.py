@@ -1,4 +1,4 @@
-"""Depth for the live trainer (issue 29), not yet on the page: one head per layer
+"""Depth for the live trainer (docs/train-it.md): one head per layer
 on a residual stream, width-and-depth's `OneHeadPerLayer` (one layer, or two), by
 hand in float64 as docs/assets/js/trainer.js trains it, and PyTorch's runs of it.
 
@@ -48,7 +48,10 @@ ROOT = Path(__file__).resolve().parent.parent
 STEPS_FILE = ROOT / "tests" / "data" / "train_it_depth_steps.json"
 DESIGNS = {"1 layer": 1, "2 layers": 2}  # name -> layers of one head of width 4
 D_HEAD = 4
-STEP_SEEDS = range(0, 10)
+# the first seeds of each design (nobody picked them): ten that stay within 1e-9 of
+# PyTorch for one layer (its own spread passes that in two of the first ten), ten
+# for two layers (where no seed can: see docs/train-it.md, "How the page is checked")
+STEP_SEEDS = {"1 layer": range(0, 12), "2 layers": range(0, 10)}
 
 
 def shapes(n_layers):
@@ -227,7 +230,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    jobs = [(d, s) for d in DESIGNS for s in STEP_SEEDS]
+    jobs = [(d, s) for d in DESIGNS for s in STEP_SEEDS[d]]
     spawn = multiprocessing.get_context("spawn")  # see train_it_twin.py
     with ProcessPoolExecutor(args.jobs, mp_context=spawn) as pool:
         entries = list(pool.map(measure_seed, jobs))

@@ -2,11 +2,11 @@
 
 At the page's marker it puts the trainer's stylesheet, its settings and the script
 that draws it (assets/js/train-it.js). The settings come from the snippets the page
-shows (snippets/train_it/): the steps, the batch, the learning rate, the designs,
-the held-out sequences' seed and the thresholds of the training page's claims, so
-that the page and Python train and judge the same runs. The trainer itself
-(assets/js/trainer.js) is fetched only when the reader presses Train: it runs in
-Web Workers.
+shows (snippets/train_it/): the steps, the batch, the learning rate, the designs
+(and the depth designs), the held-out sequences' seed and the thresholds of the
+training page's claims, so that the page and Python train and judge the same
+runs. The trainer itself (assets/js/trainer.js) is fetched only when the reader
+presses Train: it runs in Web Workers.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ TRAINER = "assets/js/trainer.js"
 STYLE = "assets/css/train-it.css"
 SHOWN_TOP = 3  # the maps' sequence: the first held out whose largest key is here
 EVERY = 10  # a frame every this many steps
+# width-and-depth's designs of one head of width 4 per layer, on a residual stream
+# (benchmarks/train_it_depth.py trains them in PyTorch): name -> layers
+LAYERS = {"1L": 1, "2L": 2}
 
 
 # the training page's thresholds (snippets/train_it/ex05_claims.py) the page's
@@ -55,6 +58,7 @@ def trainer_data() -> dict:
         "shown_top": SHOWN_TOP,
         "every": EVERY,
         "designs": {name: list(design) for name, design in DESIGNS.items()},
+        "layers": LAYERS,
         "claims": {name.lower(): getattr(claims, name) for name in THRESHOLDS},
         "seeds": list(twin_results["seeds"]),  # what make twin trained
     }

@@ -7,10 +7,13 @@ tests/browser/test_train_it.py.)"""
 
 from __future__ import annotations
 
+import base64
+import functools
 import inspect
 import json
 import math
 import random
+import struct
 import textwrap
 
 import pytest
@@ -111,7 +114,7 @@ def test_a_term_off_by_one_percent_fails_the_autograd_check(code, planted):
     assert max(gradient_gaps(namespace["backward"])) > 1e-3
 
 
-# -- depth (not on the page yet): one head per layer, by hand, against autograd ------
+# -- depth: one head per layer, by hand, against autograd --------------------------
 
 
 def depth_gradient_gaps(backward) -> list[float]:
@@ -161,15 +164,73 @@ def test_a_depth_term_off_by_one_percent_fails_the_autograd_check(code, planted)
     assert max(depth_gradient_gaps(namespace["backward"])) > 1e-3
 
 
+@functools.cache
+def depth_outcomes() -> dict[str, list[dict]]:
+    """What PyTorch's runs of the depth designs (make twin-depth) come to, seed by
+    seed: held-out accuracy on each lookup, and where each layer's head looks
+    (previous, largest key, just after it: where_layers_look)."""
+    from snippets.width_and_depth.ex04_one_head_per_layer import (
+        OneHeadPerLayer,
+        where_layers_look,
+    )
+
+    steps = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    found = {}
+    for design, layers in depth.DESIGNS.items():
+        for seed in depth.STEP_SEEDS[design]:
+            entry = steps[f"{design}/{seed}"]
+            data = base64.b64decode(entry["weights"])
+            flat = torch.tensor(struct.unpack(f"<{len(data) // 8}d", data))
+            weights, at = {}, 0
+            for name, shape in entry["names"].items():
+                n = math.prod(shape)
+                weights[name] = flat[at : at + n].view(shape)
+                at += n
+            model = OneHeadPerLayer(layers).double()
+            model.load_state_dict(weights)
+            with torch.no_grad():
+                out, a = model(claims.x_test)
+            found.setdefault(design, []).append({
+                "accuracy": held_out_accuracy(out),
+                "looks": where_layers_look(a, claims.x_test).tolist(),
+                "layer 1 off": {h: layer_1_off(model, h) for h in ("zero", "mean")},
+            })  # fmt: skip
+    return found
+
+
+def held_out_accuracy(out) -> list[float]:
+    accurate = (out - claims.y_test).abs() < claims.TOL
+    return accurate.double().mean(dim=(0, 1)).tolist()
+
+
+def layer_1_off(model, how: str) -> list[float]:
+    """Held-out accuracy with layer 1's write into the stream zeroed, or set to
+    its mean over every held-out position (as the page switches a head off)."""
+    writes = []
+    grab = model.layers[0].register_forward_hook(lambda _, __, o: writes.append(o[0]))
+    with torch.no_grad():
+        model(claims.x_test)
+    grab.remove()
+    write = writes[0].mean(dim=(0, 1)).expand_as(writes[0])
+    if how == "zero":
+        write = torch.zeros_like(write)
+    swap = model.layers[0].register_forward_hook(lambda _, __, o: (write, o[1]))
+    with torch.no_grad():
+        out = model(claims.x_test)[0]
+    swap.remove()
+    return held_out_accuracy(out)
+
+
 def test_the_depth_records_are_for_this_code():
     steps = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))
     assert steps["code"] == depth.code_key(), (
         f"{depth.STEPS_FILE.name} is stale: run `make twin-depth` (minutes)"
     )
     assert set(steps["runs"]) == {
-        f"{d}/{s}" for d in depth.DESIGNS for s in depth.STEP_SEEDS
+        f"{d}/{s}" for d in depth.DESIGNS for s in depth.STEP_SEEDS[d]
     }
-    assert depth.STEP_SEEDS.start == 0 and len(depth.STEP_SEEDS) >= 10
+    for seeds in depth.STEP_SEEDS.values():
+        assert seeds.start == 0 and len(seeds) >= 10
     for key, entry in steps["runs"].items():  # the twin, within PyTorch's spread
         spread = max([gap for _, gap in entry["spread"]], default=0)
         assert entry["twin"]["loss"] <= max(1e-9, 10 * spread), key
@@ -476,6 +537,55 @@ def test_prose_numbers():
     their_four = seed_results["designs"]["4 x 1"][2]  # accurate on both
     rate = (their_four + four["both"]) / (2 * n)
     chance = (2 * n * rate * (1 - rate)) ** 0.5  # sd of a difference of counts
+    # the depth designs' records (make twin-depth): PyTorch's own spread
+    from benchmarks.fresh_seeds import SEEDS as FRESH
+    from snippets.width_and_depth.ex04_one_head_per_layer import D_STREAM
+
+    records = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    first = {  # the step where PyTorch's own spread first passes 1e-9, if it does
+        key: next((step for step, gap in entry["spread"] if gap > 1e-9), None)
+        for key, entry in records.items()
+    }
+    two_ill = [first[f"2 layers/{s}"] for s in depth.STEP_SEEDS["2 layers"]]
+    one_ill = [s for s in depth.STEP_SEEDS["1 layer"] if first[f"1 layer/{s}"]]
+    assert None not in two_ill  # "in all 10"
+    seed_0 = max(gap for _, gap in records["2 layers/0"]["spread"])
+    # what PyTorch's runs of them come to: accurate on both lookups (0.85 on each),
+    # and the place each layer's head puts most weight on (0 previous, 1 largest
+    # key, 2 just after it)
+    outcomes = depth_outcomes()
+    both = {
+        d: sum(min(r["accuracy"]) >= claims.TWO_HEADS_MIN_ACCURACY for r in runs)
+        for d, runs in outcomes.items()
+    }
+    one_lookup = [
+        r
+        for r in outcomes["1 layer"]
+        if max(r["accuracy"]) >= claims.TWO_HEADS_MIN_ACCURACY
+    ]
+    most = [
+        [looks.index(max(looks)) for looks in r["looks"]] for r in outcomes["2 layers"]
+    ]
+    side_by_side = sum(sorted(places) == [0, 1] for places in most)
+    assert side_by_side == both["2 layers"]  # "one layer's head on ... the other's"
+    composed = sum(2 in places for places in most)
+    assert len(one_lookup) == len(outcomes["1 layer"])  # "in all 12"
+    assert both["2 layers"] == len(most)  # "in all 10"
+    # layer 1 switched off: layer 2's lookup (the place its head looks at most)
+    # below 0.85 with layer 1 zeroed, and with it set to its mean
+    broken_by = {
+        how: sum(
+            r["layer 1 off"][how][places[1]] < claims.TWO_HEADS_MIN_ACCURACY
+            for r, places in zip(outcomes["2 layers"], most, strict=True)
+        )
+        for how in ["zero", "mean"]
+    }
+    from snippets.training.ex03_model import Attention, count_parameters
+    from snippets.width_and_depth import ex07_depth_rates
+    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+    from tests.browser.test_train_it import EARLY
+
+    weight_spread = max(records["2 layers/0"]["weight spread"].values())
     check_prose_numbers(
         "train-it.md",
         computed={
@@ -505,6 +615,49 @@ def test_prose_numbers():
             "PyTorch's own spread": f"in {len(ill)} of those {n_four} seeds",
             "the worst": f"in the worst by {max(spread.values()) / 1e-9:.0f} times",
             "the first random number": f"{random.Random(0).random():.3f}",
+            "the stream": f"a stream of {D_STREAM} numbers",
+            "depth seeds checked": (
+                f"seeds 0 to {depth.STEP_SEEDS['2 layers'][-1]} of two layers "
+                f"and 0 to {depth.STEP_SEEDS['1 layer'][-1]} of one"
+            ),
+            "two layers spread": f"in all {len(two_ill)} of",
+            "where it starts": f"between {min(two_ill)} and {max(two_ill)}",
+            "seed 0": f"comes to {1 + seed_0:.1f} times",
+            "one layer's outcome": (
+                f"first {len(outcomes['1 layer'])} seeds (those checked step for "
+                f"step below) it is accurate on one lookup in\nall "
+                f"{len(one_lookup)} and on both in {['none'][both['1 layer']]}"
+            ),
+            "two layers' outcome": (
+                f"the first {len(most)} seeds, two layers are accurate on both "
+                f"lookups in\nall {both['2 layers']}"
+            ),
+            "layer 1 on previous": (
+                f"in {sum(places[0] == 0 for places in most)} of them"
+            ),
+            "composed": f"{['None'][composed]} of these {len(most)} does it",
+            "composed there": (
+                f"found another way in {ex07_depth_rates.after} of its "
+                f"{len(FRESH)} fresh seeds"
+            ),
+            "layer 1 zeroed": (
+                f"in\n{broken_by['zero']} of them; setting it to its mean, in "
+                f"{broken_by['mean']}."
+            ),
+            "weights": (
+                f"{count_parameters(OneHeadPerLayer(2))} weights against\n"
+                f"{count_parameters(Attention(2, 2))} for"
+            ),
+            "a row in six": f"puts about {1 / 6:.2f} on the largest",
+            "how loose": (
+                f"within a factor of about {1 + 10 * seed_0:.0f} of PyTorch's would "
+                f"pass, and\nany weight within {10 * weight_spread:.2f}"
+            ),
+            "the first steps": f"the first {EARLY} steps of seed 0",
+            "one layer spread": (
+                f"in {len(one_ill)} of its {len(depth.STEP_SEEDS['1 layer'])} seeds, "
+                f"so {len(depth.STEP_SEEDS['1 layer']) - len(one_ill)} remain"
+            ),
         },
         definitions={
             "0",

@@ -11,6 +11,12 @@ further than 1e-9 (`spread`). The measures and the verdicts on the training
 page's claims must be PyTorch's too. A trainer with one gradient term off by 1%
 must fail the same check.
 
+The depth designs (one head per layer, one or two layers, width-and-depth's
+model): seed 0 on the page against `make twin-depth`'s PyTorch runs (in the longer
+run, every seed it trained: 0 to 11 of one layer, 0 to 9 of two), with the same
+tolerance; what the page computes from its
+weights against PyTorch on the page's own weights.
+
 Train 100 seeds: the verdicts for every seed and design, and the rates the page
 shows, must be PyTorch's (snippets/train_it/twin_results.py). That run takes
 minutes, so it runs in `make test-trainer-seeds` (HEADS_TRAINER_SEEDS=1), which
@@ -228,6 +234,7 @@ def test_a_gradient_term_off_by_one_percent_fails_the_check(
         served.append(True)
         route.fulfill(body=text.replace(code, planted), content_type="text/javascript")
 
+    assert len(PLANTED) == 4  # the page: "the tests plant four such errors"
     trainer.route("**/assets/js/trainer.js", plant)
     trained = train(trainer, ["2x2"], 0)
     assert served, "the planted trainer was never fetched"
@@ -238,7 +245,7 @@ def test_a_gradient_term_off_by_one_percent_fails_the_check(
         assert 1e-9 < found["loss"] < 1e-7
 
 
-# -- depth: one head per layer (trainer.js has it; the page does not offer it yet) ----
+# -- depth: one head per layer, width-and-depth's OneHeadPerLayer ----------------------
 
 # trainer.js in the page itself (not in a worker): a depth run of the first `steps`
 # steps of the page's schedule, its initial weights, losses and final weights.
@@ -254,7 +261,8 @@ DEPTH_RUN = """async ([layers, seed, steps]) => {
   return { start: Array.from(r.start), losses: Array.from(r.losses.subarray(0, steps)),
            weights: Array.from(r.W) };
 }"""
-DEPTH = {"1 layer": 1, "2 layers": 2}
+DEPTH = {"1 layer": 1, "2 layers": 2}  # make twin-depth's names -> layers
+LAYERS = {"1L": "1 layer", "2L": "2 layers"}  # the page's names -> make twin-depth's
 EARLY = 60  # make test: the first steps, before rounding can grow (see below)
 
 
@@ -271,12 +279,15 @@ def depth_runs(page, runs: list[tuple[str, int]], steps: int, load=True) -> dict
     }
 
 
-def depth_start(design: str, seed: int) -> list[float]:
+def depth_weights(layers: int, seed: int) -> dict:
     from benchmarks.train_it_depth import initial_weights
 
-    return torch.cat(
-        [w.flatten() for w in initial_weights(DEPTH[design], seed).values()]
-    ).tolist()
+    return initial_weights(layers, seed)
+
+
+def depth_start(design: str, seed: int) -> list[float]:
+    weights = depth_weights(DEPTH[design], seed).values()
+    return torch.cat([w.flatten() for w in weights]).tolist()
 
 
 def early_gap(run: dict, design: str, seed: int) -> float:
@@ -323,10 +334,10 @@ def test_depth_trains_what_pytorch_trains_step_for_step(page, problems):
     within 1e-9 everywhere."""
     from benchmarks.train_it_depth import STEP_SEEDS, initial_weights
 
-    wanted = [(d, s) for d in DEPTH for s in STEP_SEEDS]
+    wanted = [(d, s) for d in DEPTH for s in STEP_SEEDS[d]]
     runs = depth_runs(page, wanted, 800)
     pytorch = reference(DEPTH_FILE)
-    wrong, table = [], {}
+    wrong, table, within = [], {}, set()  # within: the runs within 1e-9 everywhere
     for key, run in runs.items():
         design, seed = key.split("/")
         weights = initial_weights(DEPTH[design], int(seed))
@@ -334,6 +345,8 @@ def test_depth_trains_what_pytorch_trains_step_for_step(page, problems):
         assert run["start"] == [x for w in start.values() for x in w]
         found = compare(run, pytorch[key], start)
         wrong += [f"{key}: {w}" for w in found["wrong"]]
+        if found["strict"]:
+            within.add(key)
         row = table.setdefault(design, [0, 0, 0.0, 0.0])
         row[0] += 1
         row[1] += found["strict"]
@@ -343,6 +356,136 @@ def test_depth_trains_what_pytorch_trains_step_for_step(page, problems):
         print(f"{design}: {n} seeds, {strict} within 1e-9 everywhere; largest "
               f"loss gap {loss:.1e}, weight gap {weights:.1e}")  # fmt: skip
     assert not wrong, f"{len(wrong)} differences, the first: {wrong[:6]}"
+    # one layer: within 1e-9 everywhere in every seed where PyTorch's own spread
+    # stays under it, and that is at least 10 seeds
+    calm = [
+        key
+        for key, run in pytorch.items()
+        if key.startswith("1 layer/") and max(run["spread"]) <= STRICT
+    ]
+    assert set(calm) <= within and len(calm) >= 10, (sorted(within), calm)
+
+
+def depth_model(weights: dict, layers: int):
+    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+
+    model = OneHeadPerLayer(layers).double()
+    model.load_state_dict(weights)
+    return model
+
+
+def depth_view(weights: dict, layers: int) -> dict:
+    """What the page should show of a depth design: each layer's head's weights
+    for the shown sequence, and where its rows look (previous, largest key, just
+    after it)."""
+    i = shown_sequence()
+    with torch.no_grad():
+        a = depth_model(weights, layers)(claims.x_test[i : i + 1])[1][0]  # (l, T, T)
+    rows, top = torch.arange(6), 3
+    view = {"squares": a, "numbers": {}}
+    for h in range(layers):
+        looks = [a[h, rows, (rows - 1) % 6], a[h, :, top], a[h, :, (top + 1) % 6]]
+        for place, weights_there in enumerate(looks):
+            view["numbers"][f"looks.{h}.{place}"] = weights_there.mean().item()
+    return view
+
+
+def depth_measures(weights: dict, layers: int, removed=None) -> dict:
+    """Width-and-depth's measures on the held-out sequences: accurate outputs on
+    each lookup (counts), the error, where each layer looks (where_layers_look);
+    with `removed`, each layer's write zeroed or set to its mean over every
+    held-out position (a forward hook that replaces the layer's output)."""
+    from snippets.width_and_depth.ex04_one_head_per_layer import where_layers_look
+
+    model = depth_model(weights, layers)
+    x, y = claims.x_test, claims.y_test
+    writes = []
+    hooks = [
+        layer.register_forward_hook(lambda _, __, out: writes.append(out[0]))
+        for layer in model.layers
+    ]
+    with torch.no_grad():
+        model(x)
+    for hook in hooks:
+        hook.remove()
+
+    def replace(i, how):
+        new = torch.zeros_like(writes[i]) if how == "zero" else None
+        if how == "mean":
+            new = writes[i].mean(dim=(0, 1)).expand_as(writes[i])
+        return lambda _, __, out: (new, out[1])
+
+    for i, how in enumerate(removed or []):
+        if how != "on":
+            model.layers[i].register_forward_hook(replace(i, how))
+    with torch.no_grad():
+        out, a = model(x)
+    return {
+        "correct": ((out - y).abs() < claims.TOL).sum(dim=(0, 1)).tolist(),
+        "mse": ((out - y) ** 2).mean().item(),
+        "looks": where_layers_look(a, x).flatten().tolist(),
+    }
+
+
+def test_the_depth_designs_train_on_the_page_as_pytorch_does(trainer, problems):
+    """One layer and two layers of one head, seed 0, from their link, in the page's
+    workers: every step's loss and the final weights are PyTorch's (within 1e-9,
+    or ten times PyTorch's own spread where that is larger); the maps and where
+    each layer's head looks, the held-out measures, and a layer's head switched
+    off are what PyTorch computes from the page's final weights. Nothing claims
+    what the training page claims of them; 100 seeds train only one layer."""
+    page = trainer
+    trained = train(page, list(LAYERS), 0)
+    pytorch = reference(DEPTH_FILE)
+    wrong = []
+    for design, name in LAYERS.items():
+        layers = DEPTH[name]
+        start = {n: w.flatten().tolist() for n, w in depth_weights(layers, 0).items()}
+        found = compare(trained[design], pytorch[f"{name}/0"], start)
+        wrong += [f"{design}: {w}" for w in found["wrong"]]
+        weights = page_weights(page, design)
+        wrong += check_view(page, design, depth_view(weights, layers))
+        want, after = depth_measures(weights, layers), trained[design]["after"]
+        assert after["correct"] == want["correct"], design
+        assert abs(after["mse"] / want["mse"] - 1) < 1e-9, design
+        gaps = torch.tensor(after["looks"]) - torch.tensor(want["looks"])
+        assert gaps.abs().max() < 1e-12, design
+        assert trained[design]["broken"] is None
+        numbers = {n: v for n, _, v in page.evaluate(NUMBERS)}
+        for h in range(layers):  # the panel: the place each head looks at most
+            looks = want["looks"][h * 3 : h * 3 + 3]
+            most = looks.index(max(looks))
+            assert abs(numbers[f"{design}.held-looks.{h}.{most}"] - looks[most]) < 1e-12
+        panel = page.locator(f".heads-trainer__design--{design}")
+        verdict = panel.locator(".heads-trainer__verdict")
+        both = min(want["correct"]) / after["total"] >= claims.TWO_HEADS_MIN_ACCURACY
+        assert verdict.get_attribute("data-both") == str(both).lower()
+    assert not wrong, f"{len(wrong)} differences, the first: {wrong[:6]}"
+    assert page.evaluate("location.hash") == "#designs=1L,2L&seed=0&step=800"
+    status = page.locator("[data-part='status']").inner_text()
+    assert "2 layers of 1 head each: " in status
+
+    # each layer's head switched off, as the reader does, against PyTorch's hook
+    cases = {"2L": [["zero", "on"], ["on", "mean"]], "1L": [["mean"]]}
+    for design, settings in cases.items():
+        weights = page_weights(page, design)
+        panel = page.locator(f".heads-trainer__design--{design}")
+        for removed in settings:
+            for h, how in enumerate(removed):
+                panel.locator(f"select[name='off-{design}-{h}']").select_option(how)
+            result = panel.locator(".heads-trainer__off-result")
+            page.wait_for_function(
+                "([el, want]) => el.dataset.removed === want",
+                arg=[result.element_handle(), ",".join(removed)],
+            )
+            want = depth_measures(weights, len(removed), removed)["correct"]
+            shown = {n: v for n, _, v in page.evaluate(NUMBERS) if ".off." in n}
+            total = trained[design]["after"]["total"]
+            got = [shown[f"{design}.off.{i}"] for i in range(2)]
+            assert got == [c / total for c in want], (design, removed)
+            for h in range(len(removed)):
+                panel.locator(f"select[name='off-{design}-{h}']").select_option("on")
+    problems.assert_none()
 
 
 # -- the page as a reader uses it ---------------------------------------------------
@@ -596,9 +739,16 @@ def test_reduced_motion_draws_no_frame_but_the_same_numbers(page, problems, moti
 
 def page_weights(page, design: str) -> dict:
     """The page's own final weights for a design, as a state_dict."""
+    from benchmarks.train_it_depth import initial_weights
+
     flat = page.evaluate(RESULTS)[design]["weights"]
     weights, at = {}, 0
-    for name, w in stream.initial_weights(0).items():
+    shapes = (
+        initial_weights(DEPTH[LAYERS[design]], 0)
+        if design in LAYERS
+        else stream.initial_weights(0)
+    )
+    for name, w in shapes.items():
         weights[name] = torch.tensor(flat[at : at + w.numel()], dtype=torch.float64)
         weights[name] = weights[name].view(w.shape)
         at += w.numel()
@@ -630,13 +780,14 @@ OVERFLOW = """() => {
 
 
 def test_the_trainer_fits_and_reads_at_each_width_and_scheme(trainer, problems):
-    """Trained, three designs and a row of 100-seed results, the tables shown: at
+    """Trained, the three designs of one layer and two layers, and a row of 100-seed
+    results, the tables shown: at
     1280 and 390 px, in both schemes, nothing sticks out and no text is tiny; axe
     finds nothing (all its rules in the light scheme, its colour rules in the dark
     one and at 390 px). Screenshots for a person to look at, light at 1280 px and
     dark at 390."""
     page = trainer
-    train(page, DESIGNS, 2)
+    train(page, [*DESIGNS, "2L"], 2)
     page.evaluate("""() => { const root = document.getElementById("train-it");
         root.querySelector("[data-part='seeds']").hidden = false; }""")
     page.locator("input[name='show_tables']").check()
@@ -680,6 +831,12 @@ def test_train_100_seeds_gives_pytorchs_verdicts_and_rates(page, problems):
         .seedRecords].map(([seed, r]) => [String(seed), r])""")
     records = {int(seed): r for seed, r in records}
     assert sorted(records) == list(range(start, stop))
+    # the designs of one layer only: the training page makes no claim of depth's
+    assert all(sorted(r) == sorted(DESIGNS) for r in records.values())
+    rows = page.locator("[data-part='rates'] tr[data-design]")
+    assert sorted(rows.evaluate_all("(rows) => rows.map((r) => r.dataset.design)")) == (
+        sorted(DESIGNS)
+    )
     wrong = []
     for design in DESIGNS:
         for seed in range(start, stop):

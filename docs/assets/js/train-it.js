@@ -16,13 +16,22 @@
   const SVG = "http://www.w3.org/2000/svg";
   const form = root.querySelector("form");
   const f = form.elements;
-  const DESIGNS = [...f.design].map((box) => box.value); // "2x2", "1x4", "4x1"
+  const DESIGNS = [...f.design].map((box) => box.value); // "2x2", "1x4", "4x1", "1L", "2L"
+  // the designs of one layer, whose claims the training page makes (and 100 seeds
+  // train), and those of one head per layer (width-and-depth's)
+  const ONE_LAYER = DESIGNS.filter((d) => config.designs[d]);
+  const layersOf = (d) => config.layers[d] ?? 0; // 0: one layer of several heads
   const NAMES = Object.fromEntries(
     DESIGNS.map((d) => {
+      const layers = layersOf(d);
+      if (layers) return [d, layers === 1 ? "1 layer of 1 head" : `${layers} layers of 1 head each`];
       const [heads, width] = config.designs[d];
       return [d, `${heads} head${heads > 1 ? "s" : ""} of width ${width}`];
     }),
   );
+  // a head, as the page names it: by its number, or by its layer
+  const headName = (d, h) => (layersOf(d) ? `Layer ${h + 1}'s head` : `Head ${h + 1}`);
+  const PLACES = ["the previous position", "the largest key", "the position just after the largest key"];
   const LOOKUPS = ["v[i\u22121]", "v[max k]"]; // the two outputs: previous value, largest key's
   const T = 6;
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -206,7 +215,9 @@
   let shown = {}; // design -> its panel's parts
 
   function panelFor(design, index) {
-    const [heads] = config.designs[design];
+    const layers = layersOf(design);
+    const heads = layers || config.designs[design][0];
+    const places = layers ? 3 : 2; // where a head looks: the depth designs' third place
     const box = html(
       "section",
       {
@@ -220,7 +231,7 @@
     const headMaps = [];
     for (let h = 0; h < heads; h += 1) {
       const figure = html("figure", { class: "heads-trainer__map" }, maps);
-      html("figcaption", {}, figure, `Head ${h + 1}`);
+      html("figcaption", {}, figure, headName(design, h));
       const side = LEFT + T * CELL;
       const viewBox = `0 0 ${side + 2} ${TOP + T * CELL + 2}`;
       const map = svg("svg", { viewBox, role: "img" }, figure);
@@ -263,10 +274,17 @@
     const accuracyNote = html("p", { class: "heads-trainer__note" }, box);
     const verdict = html("p", { class: "heads-trainer__verdict" }, box);
     const off = html("fieldset", { class: "heads-trainer__off", disabled: "" }, box);
-    html("legend", {}, off, "Switch a head off (after training)");
+    html(
+      "legend",
+      {},
+      off,
+      layers
+        ? "Switch a layer's head off: its write into the stream (after training)"
+        : "Switch a head off (after training)",
+    );
     const switches = [];
     for (let h = 0; h < heads; h += 1) {
-      const label = html("label", {}, off, `Head ${h + 1} `);
+      const label = html("label", {}, off, `${headName(design, h)} `);
       const select = html("select", { name: `off-${design}-${h}` }, label);
       for (const [value, text] of [
         ["on", "on"],
@@ -291,16 +309,16 @@
     const cellsOf = {
       loss: row("loss at this step"),
       accuracy: LOOKUPS.map((name) => row(`accuracy on ${name}, this step's batch`)),
-      looks: Array.from({ length: heads }, (_, h) => [
-        row(`head ${h + 1}: weight on the previous position`),
-        row(`head ${h + 1}: weight on the largest key`),
-      ]),
+      looks: Array.from({ length: heads }, (_, h) =>
+        PLACES.slice(0, places).map((place) => row(`${headName(design, h)}: weight on ${place}`)),
+      ),
     };
     legendItems[design].hidden = false;
     return {
       design,
       index,
       heads,
+      layers,
       maps: headMaps,
       bars,
       accuracyNote,
@@ -313,15 +331,17 @@
   }
 
   // Where a head's rows put their weight, for the shown sequence: the mean over its
-  // rows of the weight on the previous position, and on the largest key.
+  // rows of the weight on the previous position, on the largest key, and on the
+  // position just after it.
   function looksOf(maps, h) {
-    let previous = 0;
-    let top = 0;
+    const sums = [0, 0, 0];
     for (let t = 0; t < T; t += 1) {
-      previous += maps[(h * T + t) * T + ((t + T - 1) % T)];
-      top += maps[(h * T + t) * T + config.shown_top];
+      const row = (h * T + t) * T;
+      sums[0] += maps[row + ((t + T - 1) % T)];
+      sums[1] += maps[row + config.shown_top];
+      sums[2] += maps[row + ((config.shown_top + 1) % T)];
     }
-    return [previous / T, top / T];
+    return sums.map((x) => x / T);
   }
 
   // One design's frame: its maps and the accuracy on the batch of that step.
@@ -330,16 +350,17 @@
       cells.forEach((cell, i) => {
         cell.setAttribute("fill-opacity", String(frame.maps[h * T * T + i]));
       });
-      const [previous, top] = looksOf(frame.maps, h);
+      const looks = looksOf(frame.maps, h).slice(0, p.cellsOf.looks[h].length);
+      const said = looks.map((x, i) => `${x.toFixed(2)}${i ? "" : " of their weight"} on ${PLACES[i]}`);
       map.setAttribute(
         "aria-label",
-        `Head ${h + 1} at step ${step}, ` +
+        `${headName(p.design, h)} at step ${step}, ` +
           `position ${config.shown_top} holding the largest key: ` +
-          `its rows put ${previous.toFixed(2)} of their weight on the previous position ` +
-          `and ${top.toFixed(2)} on the largest key, on average`,
+          `its rows put ${said.slice(0, -1).join(", ")} and ${said.at(-1)}, on average`,
       );
-      setNumber(p.cellsOf.looks[h][0], `${p.design}.looks.${h}.0`, previous);
-      setNumber(p.cellsOf.looks[h][1], `${p.design}.looks.${h}.1`, top);
+      looks.forEach((x, i) => {
+        setNumber(p.cellsOf.looks[h][i], `${p.design}.looks.${h}.${i}`, x);
+      });
     });
     const accuracy = frame.accuracy ?? [NaN, NaN];
     p.bars.forEach(({ bar, value }, i) => {
@@ -483,13 +504,10 @@
         setNumber(html("span", {}, p.verdict), `${p.design}.held-out.${i}`, a);
       });
       p.verdict.append(". ");
-      const claims =
-        r.broken === null
-          ? ""
-          : r.broken.length
-            ? `It breaks the training page's claims: ${r.broken.join("; ")}.`
-            : "It meets every claim the training page makes about it.";
-      p.verdict.append(claims);
+      if (p.layers) depthVerdict(p, r, accuracy);
+      else if (r.broken.length)
+        p.verdict.append(`It breaks the training page's claims: ${r.broken.join("; ")}.`);
+      else p.verdict.append("It meets every claim the training page makes about it.");
       p.verdict.dataset.broken = JSON.stringify(r.broken);
       p.off.disabled = false;
       p.switches.forEach((s) => {
@@ -507,15 +525,45 @@
     status.textContent =
       `Trained seed ${run.seed} in ${run.seconds.toFixed(1)} s. ` +
       Object.values(shown)
-        .map(
-          (p) =>
-            `${NAMES[p.design]}: ` +
-            (run.results[p.design].broken.length
-              ? `breaks ${run.results[p.design].broken.length} of the claims`
-              : "meets every claim"),
-        )
+        .map((p) => `${NAMES[p.design]}: ${outcome(p.design, run.results[p.design])}`)
         .join("; ") +
       ".";
+  }
+
+  // A depth design: what width-and-depth counts, on the held-out sequences: whether it
+  // is accurate on both lookups, and where each layer's head puts most weight.
+  function depthVerdict(p, r, accuracy) {
+    const both = Math.min(...accuracy) >= config.claims.two_heads_min_accuracy;
+    const looksAt = config.claims.role_min_attention; // width-and-depth's "looks there"
+    p.verdict.dataset.both = String(both);
+    p.verdict.append(
+      `${both ? "Accurate" : "Not accurate"} on both lookups ` +
+        `(${config.claims.two_heads_min_accuracy} or more on each). Where each layer's head puts the ` +
+        "most weight: ",
+    );
+    for (let h = 0; h < p.heads; h += 1) {
+      const looks = r.after.looks.slice(h * 3, h * 3 + 3); // previous, largest key, just after
+      const most = looks.indexOf(Math.max(...looks));
+      const name = `${h ? "; " : ""}layer ${h + 1}'s`;
+      p.verdict.append(
+        looks[most] >= looksAt
+          ? `${name} on ${PLACES[most]} (`
+          : `${name} on none of the three places with ${looksAt} of it (most on ${PLACES[most]}, `,
+      );
+      setNumber(html("span", {}, p.verdict), `${p.design}.held-looks.${h}.${most}`, looks[most]);
+      p.verdict.append(")");
+    }
+    p.verdict.append(".");
+  }
+
+  // What the status line says of a design's run: the training page's claims, or
+  // for a depth design whether it is accurate on both lookups.
+  function outcome(d, r) {
+    if (layersOf(d)) {
+      const both = Math.min(...r.after.correct) / r.after.total >= config.claims.two_heads_min_accuracy;
+      return both ? "accurate on both lookups" : "not accurate on both lookups";
+    }
+    return r.broken.length ? `breaks ${r.broken.length} of the claims` : "meets every claim";
   }
 
   function updateLink(step) {
@@ -546,7 +594,7 @@
       p.offResult.textContent = "Every head is on.";
       return;
     }
-    p.offResult.append("Held-out accuracy with these heads: ");
+    p.offResult.append("Held-out accuracy with these heads switched off: ");
     LOOKUPS.forEach((name, i) => {
       p.offResult.append(`${i ? "; " : ""}${name} `);
       const off = measured.correct[i] / measured.total;
@@ -576,7 +624,7 @@
     const records = new Map();
     root.seedRecords = records;
     const rows = Object.fromEntries(
-      DESIGNS.map((d) => {
+      ONE_LAYER.map((d) => {
         const tr = html("tr", { "data-design": d });
         html("th", { scope: "row" }, tr, NAMES[d]);
         const [meets, accurate, failing] = [0, 1, 2].map(() => html("td", {}, tr));
@@ -588,7 +636,7 @@
       const done = [...records.values()];
       const end = done.length === count ? "." : "\u2026";
       progress.textContent = `${done.length} of ${count} seeds trained${end}`;
-      for (const d of DESIGNS) {
+      for (const d of ONE_LAYER) {
         const meets = done.filter((r) => r[d].broken.length === 0).length;
         const accurate = done.filter(
           (r) => Math.min(...r[d].after.correct) / r[d].after.total >= config.claims.two_heads_min_accuracy,
@@ -603,7 +651,7 @@
           .sort((a, b) => (a < b ? -1 : 1));
         rows[d].failing.replaceChildren(
           ...failing.flatMap((s, i) => {
-            const href = `#designs=${DESIGNS.join(",")}&seed=${s}&step=${config.steps}`;
+            const href = `#designs=${ONE_LAYER.join(",")}&seed=${s}&step=${config.steps}`;
             const a = html("a", { href }, null, String(s));
             a.title = `seed ${s}: ${records.get(s)[d].broken.join("; ")}`;
             return i ? [", ", a] : [a];
@@ -613,7 +661,7 @@
       }
     };
     show();
-    status.textContent = `Training seeds ${seeds[0]} to ${seeds[count - 1]}, every design\u2026`;
+    status.textContent = `Training seeds ${seeds[0]} to ${seeds[count - 1]}, the designs of one layer\u2026`;
     const started = performance.now();
     const queue = [...seeds];
     const n = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
@@ -625,7 +673,7 @@
             const seed = queue.shift();
             const { runs } = await worker.ask({
               kind: "train",
-              designs: DESIGNS,
+              designs: ONE_LAYER,
               seed: String(seed),
               every: 0,
               lean: true,
@@ -640,7 +688,7 @@
       );
       if (me !== task) return;
       const seconds = (performance.now() - started) / 1000;
-      status.textContent = `Trained ${count} seeds, every design, in ${seconds.toFixed(0)} s.`;
+      status.textContent = `Trained ${count} seeds, the designs of one layer, in ${seconds.toFixed(0)} s.`;
       root.dataset.state = "seeds-done";
     } catch (error) {
       if (error instanceof Stopped || me !== task) return;

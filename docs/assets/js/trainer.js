@@ -325,7 +325,7 @@
     return loss / count;
   }
 
-  // --- depth: one head per layer, on a residual stream (not on the page yet) ---------
+  // --- depth: one head per layer, on a residual stream ---------------------------------
   // width-and-depth's OneHeadPerLayer (snippets/width_and_depth/ex04_one_head_per_layer.py)
   // by hand, as its Python twin (benchmarks/train_it_depth.py) computes it:
   //   stream = x W_in^T + b_in                       (T, 8) -> (T, 16)
@@ -426,7 +426,10 @@
   }
 
   // The forward pass of sequence s: work.out (T, 2), each layer's head's a (T, T).
-  function depthForward(W, model, batch, s, work) {
+  // After training, `removed` may switch layers' heads off: each layer's write
+  // zeroed ("zero") or set to its mean over the held-out positions ("mean", from
+  // `mean`); with work.sums set, each layer's write is added up there.
+  function depthForward(W, model, batch, s, work, removed = null, mean = null) {
     const { streams, heads, write } = work;
     streamIn(W, model.in, batch, s, streams[0]);
     for (let i = 0; i < model.layers; i += 1) {
@@ -436,6 +439,12 @@
       linear(W, layer.value, stream, D_STREAM, head.v, WIDTH);
       for (let t = 0; t < T; t += 1) attendRow(head, 0, t);
       linear(W, layer.o, head.context, WIDTH, write, D_STREAM); // (T, 4) -> (T, 16)
+      if (removed && removed[i] !== "on") {
+        for (let j = 0; j < T * D_STREAM; j += 1) {
+          write[j] = removed[i] === "mean" ? mean[i][j % D_STREAM] : 0;
+        }
+      }
+      if (work.sums) for (let j = 0; j < T * D_STREAM; j += 1) work.sums[i][j % D_STREAM] += write[j];
       for (let j = 0; j < T * D_STREAM; j += 1) next[j] = stream[j] + write[j];
     }
     linear(W, model.out, streams[model.layers], D_STREAM, work.out, 2);
@@ -584,6 +593,53 @@
     return sum / 2;
   }
 
+  // What width-and-depth measures of the depth model on the held-out sequences: the
+  // share within `tol` of the target on each lookup (as counts), the mean squared
+  // error, and each layer's head's mean weight on the previous position, on the
+  // largest key and on the position just after it (where_layers_look). With
+  // `removed`, some layers' heads switched off (see depthForward), the mean of each
+  // layer's write taken over every held-out position with every head on.
+  function depthMeasure(config, W, layers, test, removed = null) {
+    const model = depthModel(layers);
+    const work = depthWorkspace(model);
+    let mean = null;
+    if (removed) {
+      work.sums = Array.from({ length: layers }, () => new Float64Array(D_STREAM));
+      for (let s = 0; s < test.n; s += 1) depthForward(W, model, test, s, work);
+      mean = work.sums.map((sum) => sum.map((x) => x / (test.n * T)));
+      work.sums = null;
+    }
+    const correct = [0, 0];
+    let squares = 0;
+    const looks = new Float64Array(layers * 3);
+    for (let s = 0; s < test.n; s += 1) {
+      depthForward(W, model, test, s, work, removed, mean);
+      for (let i = 0; i < T * 2; i += 1) {
+        const error = work.out[i] - test.y[s * T * 2 + i];
+        squares += error * error;
+        if (Math.abs(error) < config.tol) correct[i % 2] += 1;
+      }
+      const after = (test.top[s] + 1) % T;
+      for (let i = 0; i < layers; i += 1) {
+        const { a } = work.heads[i];
+        for (let t = 0; t < T; t += 1) {
+          looks[i * 3] += a[t * T + ((t + T - 1) % T)];
+          looks[i * 3 + 1] += a[t * T + test.top[s]];
+          looks[i * 3 + 2] += a[t * T + after];
+        }
+      }
+    }
+    const rows = test.n * T;
+    return {
+      layers,
+      heads: layers,
+      correct,
+      total: rows,
+      mse: squares / (rows * 2),
+      looks: Array.from(looks, (x) => x / rows),
+    };
+  }
+
   // --- switching heads off (the ablation page's heads_removed) ----------------------
   // The context each head hands to W_o, averaged over every held-out position.
   function contextMean(W, heads, test) {
@@ -664,16 +720,35 @@
     // Each head's weights for the one held-out sequence the page draws: the first
     // whose largest key is at config.shown_top (as the training page's figure).
     function maps(config, r) {
+      const test = heldOut(config);
+      const s = test.top.indexOf(config.shown_top);
+      if (r.layers) {
+        // one head per layer: the layers' maps, one after the other
+        const work = depthWorkspace(r.work.model);
+        depthForward(r.W, r.work.model, test, s, work);
+        return work.heads.flatMap((head) => Array.from(head.a));
+      }
       const work = workspace(r.heads);
-      forward(r.W, heldOut(config), heldOut(config).top.indexOf(config.shown_top), work);
+      forward(r.W, test, s, work);
       return Array.from(work.a);
     }
+
+    // A design of the page: a number of heads in one layer (config.designs), or a
+    // number of layers of one head each (config.layers).
+    const start = (config, design, seed) =>
+      config.layers[design]
+        ? depthRun(config, config.layers[design], seed)
+        : run(config, config.designs[design][0], seed);
+    const judge = (config, r, W, removed = null) =>
+      r.layers
+        ? depthMeasure(config, W, r.layers, heldOut(config), removed)
+        : measure(config, W, r.heads, heldOut(config), removed);
 
     // Train `designs` from one seed, side by side on the same sequences; a frame
     // every `every` steps (none if 0); at the end each design's losses, weights,
     // and measures on the held-out sequences, after training and before.
     function train(config, designs, seed, every, post) {
-      const runs = designs.map((design) => run(config, config.designs[design][0], seed));
+      const runs = designs.map((design) => start(config, design, seed));
       const data = mersenneTwister(seed);
       const frame = (step) =>
         post({
@@ -699,17 +774,20 @@
           design,
           losses: Array.from(r.losses),
           weights: Array.from(r.W),
-          after: measure(config, r.W, r.heads, heldOut(config)),
-          before: measure(config, r.start, r.heads, heldOut(config)),
+          after: judge(config, r, r.W),
+          before: judge(config, r, r.start),
         };
       });
     }
 
     // The claims each run breaks; the one wide head's error is judged against two
-    // heads of width 2, when they were trained from the same seed.
+    // heads of width 2, when they were trained from the same seed. The training
+    // page makes no claim about the depth designs (null).
     function verdicts(config, runs) {
       const two = runs.find((r) => r.design === "2x2");
-      return runs.map((r) => broken(config.claims, r.after, r.before, two ? two.after.mse : null));
+      return runs.map((r) =>
+        config.layers[r.design] ? null : broken(config.claims, r.after, r.before, two ? two.after.mse : null),
+      );
     }
 
     self.onmessage = ({ data: message }) => {
@@ -726,8 +804,7 @@
       } else if (message.kind === "verdicts") {
         post({ kind: "done", broken: verdicts(config, message.runs) });
       } else if (message.kind === "ablate") {
-        const r = trained[message.design];
-        const measured = measure(config, r.W, r.heads, heldOut(config), message.removed);
+        const measured = judge(config, trained[message.design], trained[message.design].W, message.removed);
         post({ kind: "done", measured });
       }
     };
@@ -746,6 +823,7 @@
     depthModel,
     trainStep,
     measure,
+    depthMeasure,
     broken,
     SIZE,
     AT,
