@@ -189,6 +189,45 @@ def train_pytorch(n_layers, seed, steps=STEPS, start=None):
 # -- the records ------------------------------------------------------------------
 
 
+def measures(model, removed=None) -> dict:
+    """What the page measures of a trained OneHeadPerLayer on the held-out
+    sequences (width-and-depth's measures): accurate outputs on each lookup
+    (counts, of `total`), the error, and where each layer looks (previous,
+    largest key, just after it: where_layers_look, flattened). With `removed`
+    ("on", "zero" or "mean" per layer), layers' writes into the stream are
+    zeroed or set to their mean over every held-out position, as the page
+    switches a layer's head off (forward hooks that replace a layer's output)."""
+    from snippets.train_it.ex05_claims import TOL, x_test, y_test
+    from snippets.width_and_depth.ex04_one_head_per_layer import where_layers_look
+
+    writes = []  # each layer's write, every head on
+    grab = [
+        layer.register_forward_hook(lambda _, __, out: writes.append(out[0]))
+        for layer in model.layers
+    ]
+    with torch.no_grad():
+        model(x_test)
+    for hook in grab:
+        hook.remove()
+    swaps = []
+    for write, layer, how in zip(writes, model.layers, removed or [], strict=False):
+        if how != "on":
+            new = torch.zeros_like(write) if how == "zero" else None
+            if how == "mean":
+                new = write.mean(dim=(0, 1)).expand_as(write)
+            swaps.append(layer.register_forward_hook(lambda _, __, o, w=new: (w, o[1])))
+    with torch.no_grad():
+        out, a = model(x_test)
+    for hook in swaps:
+        hook.remove()
+    return {
+        "correct": ((out - y_test).abs() < TOL).sum(dim=(0, 1)).tolist(),
+        "total": y_test.shape[0] * y_test.shape[1],
+        "mse": ((out - y_test) ** 2).mean().item(),
+        "looks": where_layers_look(a, x_test).flatten().tolist(),
+    }
+
+
 def code_key() -> str:
     """The records' key: torch's version, this file's code that trains, and
     the snippets it imports."""

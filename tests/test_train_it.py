@@ -7,13 +7,11 @@ tests/browser/test_train_it.py.)"""
 
 from __future__ import annotations
 
-import base64
 import functools
 import inspect
 import json
 import math
 import random
-import struct
 import textwrap
 
 import pytest
@@ -167,20 +165,17 @@ def test_a_depth_term_off_by_one_percent_fails_the_autograd_check(code, planted)
 @functools.cache
 def depth_outcomes() -> dict[str, list[dict]]:
     """What PyTorch's runs of the depth designs (make twin-depth) come to, seed by
-    seed: held-out accuracy on each lookup, and where each layer's head looks
-    (previous, largest key, just after it: where_layers_look)."""
-    from snippets.width_and_depth.ex04_one_head_per_layer import (
-        OneHeadPerLayer,
-        where_layers_look,
-    )
+    seed, on the held-out sequences: accuracy on each lookup, where each layer's
+    head looks (previous, largest key, just after it), and the accuracy with
+    layer 1's head switched off (its write zeroed, or set to its mean)."""
+    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
 
     steps = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
     found = {}
     for design, layers in depth.DESIGNS.items():
         for seed in depth.STEP_SEEDS[design]:
             entry = steps[f"{design}/{seed}"]
-            data = base64.b64decode(entry["weights"])
-            flat = torch.tensor(struct.unpack(f"<{len(data) // 8}d", data))
+            flat = torch.tensor(decode(entry["weights"]), dtype=torch.float64)
             weights, at = {}, 0
             for name, shape in entry["names"].items():
                 n = math.prod(shape)
@@ -188,37 +183,25 @@ def depth_outcomes() -> dict[str, list[dict]]:
                 at += n
             model = OneHeadPerLayer(layers).double()
             model.load_state_dict(weights)
-            with torch.no_grad():
-                out, a = model(claims.x_test)
-            found.setdefault(design, []).append({
-                "accuracy": held_out_accuracy(out),
-                "looks": where_layers_look(a, claims.x_test).tolist(),
-                "layer 1 off": {h: layer_1_off(model, h) for h in ("zero", "mean")},
-            })  # fmt: skip
+            looks = depth.measures(model)["looks"]
+            off = ["on"] * (layers - 1)  # the layers after the first stay on
+            found.setdefault(design, []).append(
+                {
+                    "accuracy": held_out(model),
+                    "looks": [looks[i : i + 3] for i in range(0, len(looks), 3)],
+                    "layer 1 off": {
+                        how: held_out(model, [how, *off]) for how in ["zero", "mean"]
+                    },
+                }
+            )
     return found
 
 
-def held_out_accuracy(out) -> list[float]:
-    accurate = (out - claims.y_test).abs() < claims.TOL
-    return accurate.double().mean(dim=(0, 1)).tolist()
-
-
-def layer_1_off(model, how: str) -> list[float]:
-    """Held-out accuracy with layer 1's write into the stream zeroed, or set to
-    its mean over every held-out position (as the page switches a head off)."""
-    writes = []
-    grab = model.layers[0].register_forward_hook(lambda _, __, o: writes.append(o[0]))
-    with torch.no_grad():
-        model(claims.x_test)
-    grab.remove()
-    write = writes[0].mean(dim=(0, 1)).expand_as(writes[0])
-    if how == "zero":
-        write = torch.zeros_like(write)
-    swap = model.layers[0].register_forward_hook(lambda _, __, o: (write, o[1]))
-    with torch.no_grad():
-        out = model(claims.x_test)[0]
-    swap.remove()
-    return held_out_accuracy(out)
+def held_out(model, removed=None) -> list[float]:
+    """A depth model's held-out accuracy on each lookup (heads switched off as
+    `removed` says)."""
+    measured = depth.measures(model, removed)
+    return [c / measured["total"] for c in measured["correct"]]
 
 
 def test_the_depth_records_are_for_this_code():

@@ -409,40 +409,11 @@ def depth_view(weights: dict, layers: int) -> dict:
 
 
 def depth_measures(weights: dict, layers: int, removed=None) -> dict:
-    """Width-and-depth's measures on the held-out sequences: accurate outputs on
-    each lookup (counts), the error, where each layer looks (where_layers_look);
-    with `removed`, each layer's write zeroed or set to its mean over every
-    held-out position (a forward hook that replaces the layer's output)."""
-    from snippets.width_and_depth.ex04_one_head_per_layer import where_layers_look
+    """PyTorch's measures of a depth design with these weights, a layer's head
+    switched off as `removed` says (benchmarks/train_it_depth.py)."""
+    from benchmarks.train_it_depth import measures
 
-    model = depth_model(weights, layers)
-    x, y = claims.x_test, claims.y_test
-    writes = []
-    hooks = [
-        layer.register_forward_hook(lambda _, __, out: writes.append(out[0]))
-        for layer in model.layers
-    ]
-    with torch.no_grad():
-        model(x)
-    for hook in hooks:
-        hook.remove()
-
-    def replace(i, how):
-        new = torch.zeros_like(writes[i]) if how == "zero" else None
-        if how == "mean":
-            new = writes[i].mean(dim=(0, 1)).expand_as(writes[i])
-        return lambda _, __, out: (new, out[1])
-
-    for i, how in enumerate(removed or []):
-        if how != "on":
-            model.layers[i].register_forward_hook(replace(i, how))
-    with torch.no_grad():
-        out, a = model(x)
-    return {
-        "correct": ((out - y).abs() < claims.TOL).sum(dim=(0, 1)).tolist(),
-        "mse": ((out - y) ** 2).mean().item(),
-        "looks": where_layers_look(a, x).flatten().tolist(),
-    }
+    return measures(depth_model(weights, layers), removed)
 
 
 def test_the_depth_designs_train_on_the_page_as_pytorch_does(trainer, problems):

@@ -775,7 +775,7 @@
           losses: Array.from(r.losses),
           weights: Array.from(r.W),
           after: judge(config, r, r.W),
-          before: judge(config, r, r.start),
+          before: r.layers ? null : judge(config, r, r.start), // the claims read it; none of depth
         };
       });
     }
