@@ -134,6 +134,14 @@ def set_scheme(page, scheme: str) -> None:
 # not bring it there (without this, everything below the first screen is blank).
 BLOCKS = ".md-typeset > :is(p, div, ul, ol, table, details, pre, blockquote)"
 DRAW_ALL = ".md-typeset > * { content-visibility: visible !important; }"
+# the page's width and where each block is on the page, in CSS pixels
+BOXES = """(selector) => [document.documentElement.scrollWidth,
+    [...document.querySelectorAll(selector)]
+    .map((e) => [e.getBoundingClientRect(), e])
+    .filter(([r]) => r.width > 0 && r.height > 0)
+    .map(([r, e]) => [r.left + scrollX, r.top + scrollY, r.right + scrollX,
+                      r.bottom + scrollY, e.tagName + ": " +
+                      e.textContent.trim().slice(0, 40)])]"""
 NEXT_FRAME = """() => new Promise((done) =>
     requestAnimationFrame(() => done(document.body.offsetHeight)))"""
 
@@ -149,19 +157,24 @@ def full_page_screenshot(page, path: Path) -> None:
     page drawn; every block of the page's content must show in it."""
     draw_whole_page(page)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # where each block is on the page, and the page's width, in CSS pixels
-    width, boxes = page.evaluate(
-        """(selector) => [document.documentElement.scrollWidth,
-            [...document.querySelectorAll(selector)]
-            .map((e) => [e.getBoundingClientRect(), e])
-            .filter(([r]) => r.width > 0 && r.height > 0)
-            .map(([r, e]) => [r.left + scrollX, r.top + scrollY, r.right + scrollX,
-                              r.bottom + scrollY, e.tagName + ": " +
-                              e.textContent.trim().slice(0, 40)])]""",
-        BLOCKS,
-    )
-    page.screenshot(path=path, full_page=True, type="jpeg", quality=80)
-    blank = blank_blocks(path, width, boxes)
+    # The explorers build their parts in idle moments (a busy machine has few), and
+    # each part built moves the blocks below it: the blocks are measured before and
+    # after the screenshot, and the screenshot is taken again until they held still
+    # (a paragraph measured before a move was once judged blank in its old place).
+    boxes = page.evaluate(BOXES, BLOCKS)
+    for _ in range(10):
+        # a long page takes its time to encode on a loaded machine: Playwright's
+        # own 30 s here, not the suite's 5 s for waits on the page
+        page.screenshot(
+            path=path, full_page=True, type="jpeg", quality=80, timeout=30_000
+        )
+        boxes, before = page.evaluate(BOXES, BLOCKS), boxes
+        if boxes == before:
+            break
+        page.evaluate(NEXT_FRAME)
+    else:
+        raise AssertionError(f"{path.name}: the page's layout kept moving")
+    blank = blank_blocks(path, *boxes)
     assert not blank, f"{path.name}: blocks drawn blank in the screenshot: {blank}"
 
 
