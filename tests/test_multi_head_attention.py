@@ -9,11 +9,9 @@ from snippets.multi_head_attention import (
     ex02_run_loop,
     ex03_split_heads,
     ex05_run_module,
-    ex06_gpt2_small,
     ex07_biases,
     ex08_exercise_merge,
     ex09_exercise_parameters,
-    ex10_pipeline,
 )
 from snippets.multi_head_attention.ex01_loop_of_heads import (
     Head,
@@ -21,7 +19,12 @@ from snippets.multi_head_attention.ex01_loop_of_heads import (
     causal_mask,
 )
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import DOCS, check_prose_numbers
+from tests.pages import DOCS, check_prose_numbers, lazy
+
+# GPT-2 small's attention and the pipeline figures' runs: in the worker that runs
+# this file only, not in every worker that collects it
+ex06_gpt2_small = lazy("snippets.multi_head_attention.ex06_gpt2_small")
+ex10_pipeline = lazy("snippets.multi_head_attention.ex10_pipeline")
 
 
 def test_causal_mask_hides_exactly_the_future():
