@@ -212,9 +212,8 @@ def measures(model, removed=None) -> dict:
     swaps = []
     for write, layer, how in zip(writes, model.layers, removed or [], strict=False):
         if how != "on":
-            new = torch.zeros_like(write) if how == "zero" else None
-            if how == "mean":
-                new = write.mean(dim=(0, 1)).expand_as(write)
+            mean = write.mean(dim=(0, 1)).expand_as(write)
+            new = torch.zeros_like(write) if how == "zero" else mean
             swaps.append(layer.register_forward_hook(lambda _, __, o, w=new: (w, o[1])))
     with torch.no_grad():
         out, a = model(x_test)

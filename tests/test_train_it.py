@@ -183,24 +183,24 @@ def depth_outcomes() -> dict[str, list[dict]]:
                 at += n
             model = OneHeadPerLayer(layers).double()
             model.load_state_dict(weights)
-            looks = depth.measures(model)["looks"]
+            measured = depth.measures(model)
+            looks = measured["looks"]
             off = ["on"] * (layers - 1)  # the layers after the first stay on
             found.setdefault(design, []).append(
                 {
-                    "accuracy": held_out(model),
+                    "accuracy": accuracy(measured),
                     "looks": [looks[i : i + 3] for i in range(0, len(looks), 3)],
                     "layer 1 off": {
-                        how: held_out(model, [how, *off]) for how in ["zero", "mean"]
+                        how: accuracy(depth.measures(model, [how, *off]))
+                        for how in ["zero", "mean"]
                     },
                 }
             )
     return found
 
 
-def held_out(model, removed=None) -> list[float]:
-    """A depth model's held-out accuracy on each lookup (heads switched off as
-    `removed` says)."""
-    measured = depth.measures(model, removed)
+def accuracy(measured: dict) -> list[float]:
+    """Held-out accuracy on each lookup, from depth.measures' counts."""
     return [c / measured["total"] for c in measured["correct"]]
 
 
