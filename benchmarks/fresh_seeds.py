@@ -69,6 +69,12 @@ seeds, of: its accuracy on the two lookups; for heads of width 1, the most
 weight that any one head puts on the previous position; for two layers, the
 most that either layer puts on the position with the largest key feature, and
 on the one just after it."""
+
+
+def per_seed(text):
+    """A field's values, one per seed in the seeds' order, from its lines."""
+    return tuple(float(value) for value in text.split())
+
 '''
 # The code whose results these are: the claims (and all they import: the task,
 # the model, training, the measures) and the ablation page's crossing check.
@@ -314,7 +320,9 @@ def write(results: dict, path: Path, design_path: Path = DESIGN_OUTPUT) -> None:
     """seed_results.py: one line a seed, each table holding its field names,
     then per seed a tuple of the values (`records` on the training page makes
     them dicts); the designs' counts. design_results.py: per design and field,
-    a value per seed, 8 to a line (the formatter would put each on a line)."""
+    a value per seed, 8 to a line, as text that per_seed reads: highlighted, a
+    tuple of floats is two HTML elements a number, and the page that shows the
+    file parsed 4,800 of them as it loaded."""
     table = design_table(results["designs"])
     lines = [HEADER, "seed_results = {"]
     lines.append(f'    "code": "{results["code"]}",  # its code_key()')
@@ -342,11 +350,11 @@ def write(results: dict, path: Path, design_path: Path = DESIGN_OUTPUT) -> None:
     for name, fields in table.items():
         lines.append(f'        "{name}": {{')
         for field, values in fields.items():
-            lines.append(f'            "{field}": (')
+            lines.append(f'            "{field}": per_seed("""')
             for i in range(0, len(values), 8):
-                row = ", ".join(f"{v:.3f}" for v in values[i : i + 8])
-                lines.append(f"                {row},")
-            lines.append("            ),")
+                row = " ".join(f"{v:.3f}" for v in values[i : i + 8])
+                lines.append(f"                {row}")
+            lines.append('            """),')
         lines.append("        },")
     lines += ["    },", "}", "# fmt: on", ""]
     design_path.write_text("\n".join(lines), encoding="utf-8")
