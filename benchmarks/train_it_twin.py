@@ -62,6 +62,13 @@ toy trained in PyTorch, float64, from the random numbers the live trainer
 shares with Python, for seeds 0 to 99 and each way of splitting the width
 into heads: on the held-out sequences, the accurate predictions on each
 lookup, and the claims of the training page that each run breaks."""
+
+
+def per_seed(text):
+    """{seed: (previous value, largest key's)}: a pair a seed, from seed 0."""
+    n = [int(word) for word in text.split()]
+    return dict(enumerate(zip(n[::2], n[1::2], strict=True)))
+
 '''
 
 
@@ -202,8 +209,9 @@ def steps_entry(s: dict) -> dict:
 
 def write_results(results: dict, path: Path) -> None:
     """Laid out by hand (ruff would put every seed on a line of its own): per
-    design and seed the accurate predictions, then per design each claim it
-    breaks and the seeds where it does."""
+    design the accurate predictions, five seeds a line, as text that per_seed
+    reads (highlighted, a dict of tuples was eight HTML elements a seed, most
+    of the page's); then per design each claim it breaks and its seeds."""
     lines = [HEADER, "# fmt: off", "twin_results = {"]
     lines.append(f'    "code": "{results["code"]}",  # its code_key()')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
@@ -213,13 +221,12 @@ def write_results(results: dict, path: Path) -> None:
     )
     lines.append('    "correct": {')
     for design, seeds in results["runs"].items():
-        lines.append(f'        "{design}": {{')
-        cells = [f"{s}: {tuple(r['correct'])}," for s, r in seeds.items()]
-        cells = [c.replace(" ", "\xa0") for c in cells]  # no line break in one
-        wrapped = textwrap.wrap(" ".join(cells), 78, initial_indent=" " * 12,
-                                subsequent_indent=" " * 12)  # fmt: skip
-        lines += [line.replace("\xa0", " ") for line in wrapped]
-        lines.append("        },")
+        assert list(seeds) == list(range(len(seeds))), "per_seed counts from 0"
+        lines.append(f'        "{design}": per_seed("""')
+        pairs = ["{} {}".format(*r["correct"]) for r in seeds.values()]
+        for i in range(0, len(pairs), 5):
+            lines.append("            " + "  ".join(pairs[i : i + 5]))
+        lines.append('        """),')
     lines.append("    },")
     lines.append("    # the claims each design breaks, and in which seeds")
     lines.append('    "broken": {')
