@@ -176,11 +176,13 @@ bench-trainer: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's steps per 
 bench-live: $(STAMP) $(NODE_STAMP) chromium  ## the live explorer's bytes and speed in Chromium, against its goals
 	$(BIN)/python -m benchmarks.bench_live_model
 
-# The median of RUNS runs per page (3: a single run on a busy machine is noisy), at
-# a CPU slowdown of THROTTLE (8: a slow phone; Lighthouse's own default is 4), with
-# bare Material's page audited between them (scripts/audit.py). PAGE="cost training"
-# audits only those pages (the start page is index).
-RUNS ?= 3
+# The median of RUNS runs per page (5: "the median Lighthouse score of 5 runs is
+# twice as stable as 1 run", Lighthouse's docs/variability.md; bare Material's own
+# single runs here span 80 to 99), at a CPU slowdown of THROTTLE (8: a slow
+# phone; Lighthouse's own default is 4), with bare Material's page audited between
+# them (scripts/audit.py). PAGE="cost training" audits only those pages (the start
+# page is index). RUNS=3 takes 25 minutes, RUNS=5 about 40.
+RUNS ?= 5
 THROTTLE ?= 8
 PAGE ?=
 audit: $(STAMP) $(NODE_STAMP) chromium  ## Lighthouse (mobile) on every page of a fresh build, against bare Material: tables

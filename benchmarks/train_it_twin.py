@@ -66,8 +66,8 @@ lookup, and the claims of the training page that each run breaks."""
 
 def per_seed(text):
     """{seed: (previous value, largest key's)}: a pair a seed, from seed 0."""
-    n = [int(word) for word in text.split()]
-    return dict(enumerate(zip(n[::2], n[1::2], strict=True)))
+    numbers = [int(word) for word in text.split()]
+    return dict(enumerate(zip(numbers[::2], numbers[1::2], strict=True)))
 
 '''
 
