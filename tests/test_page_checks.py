@@ -34,6 +34,13 @@ def copy_of_repo(tmp_path):
     return copy_sources(tmp_path, COPY)
 
 
+@pytest.fixture
+def docs(tmp_path, monkeypatch):
+    """An empty docs/ for the prose-number checks to read pages from."""
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    return tmp_path
+
+
 def test_a_changed_digit_fails_with_a_diff_then_update_outputs_repairs_it(copy_of_repo):
     page = copy_of_repo / "docs" / "one-head.md"
     original = page.read_text(encoding="utf-8")
@@ -47,17 +54,17 @@ def test_a_changed_digit_fails_with_a_diff_then_update_outputs_repairs_it(copy_o
 
     result = run_pytest(copy_of_repo, "docs/one-head.md")
     assert result.returncode == 1, result.stdout
-    assert (
+    for expected in (
         f"docs/one-head.md:{output}: the page's output block does not match what "
-        f"the code block at line {code} prints" in result.stdout
-    )
-    assert f"@@ -{output} +{output} @@" in result.stdout  # the diff in page lines
-    assert "-tensor([0.3061, 0.8211])" in result.stdout
-    assert "+tensor([0.3061, 0.8210])" in result.stdout
-    assert (  # under `make page`, the page's own (tests/test_contributing.py)
+        f"the code block at line {code} prints",
+        f"@@ -{output} +{output} @@",  # the diff in the page's lines
+        "-tensor([0.3061, 0.8211])",
+        "+tensor([0.3061, 0.8210])",
+        # under `make page`, the page's own (tests/test_contributing.py)
         "If the change is intended, run `make page PAGE=one-head UPDATE=1` "
-        "(or `make update-outputs` for every page)." in result.stdout
-    )
+        "(or `make update-outputs` for every page).",
+    ):
+        assert expected in result.stdout
 
     fixed = run_pytest(copy_of_repo, "docs/one-head.md", "--update-outputs")
     assert fixed.returncode == 0, fixed.stdout
@@ -149,13 +156,12 @@ def test_a_pages_blocks_and_output_blocks_are_found_with_their_lines():
     assert figure.output is None and figure.indent == "    "  # in a collapsed box
 
 
-def test_an_unregistered_prose_number_is_named_with_its_line(tmp_path, monkeypatch):
-    (tmp_path / "p.md").write_text(
+def test_an_unregistered_prose_number_is_named_with_its_line(docs):
+    (docs / "p.md").write_text(
         "# A page\n\nWidth $d_k = 128$ and `512` in code.\n\n```python\nx = 7\n```\n"
         "\nStill 128, and 60% here.\n<!-- 99 -->\n",
         encoding="utf-8",
     )
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
     with pytest.raises(AssertionError) as failure:
         check_prose_numbers("p.md", computed={"share": "60%"}, definitions=set())
     message = str(failure.value)
@@ -190,10 +196,9 @@ def failure(computed, definitions=frozenset({"2"}), text=PAGE) -> str:
     return str(raised.value)
 
 
-def test_each_occurrence_of_a_result_needs_its_own_entry(tmp_path, monkeypatch):
+def test_each_occurrence_of_a_result_needs_its_own_entry(docs):
     """Numbers matched as a set let "0.15 bits or more" become 0.16 while the
     page also printed 0.15 (the spread) and 0.16 (another result)."""
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
     results = {"share": "60%", "least": "0.15", "spread": "0.15", "most": "0.16"}
     check(results)
     check({**results, "least": "0.15", "spread": "0.15"})  # two labels, one value
@@ -214,8 +219,7 @@ def test_each_occurrence_of_a_result_needs_its_own_entry(tmp_path, monkeypatch):
     assert "docs/p.md:4:" in message and "docs/p.md:5:" in message
 
 
-def test_a_result_with_words_is_tied_to_its_place(tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
+def test_a_result_with_words_is_tied_to_its_place(docs):
     tied = {
         "share": "60%",
         "least": "by 0.15 bits or more",  # found across the line break too
@@ -239,10 +243,9 @@ def test_a_result_with_words_is_tied_to_its_place(tmp_path, monkeypatch):
     check({**tied, "share": "Head 2 puts 60%"}, definitions=set())
 
 
-def test_a_result_cannot_also_be_a_definition(tmp_path, monkeypatch):
+def test_a_result_cannot_also_be_a_definition(docs):
     """A definition is allowed any number of times, so it would hide a change to
     the result with the same number: the result must be tied to its words."""
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
     results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
     message = failure({**results, "head": "2"})
     assert "'2' is computed ('head') and also in definitions=" in message
@@ -250,8 +253,7 @@ def test_a_result_cannot_also_be_a_definition(tmp_path, monkeypatch):
     check({**results, "head": "Head 2 puts"}, definitions=set())
 
 
-def test_a_definition_the_prose_does_not_have_fails(tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
+def test_a_definition_the_prose_does_not_have_fails(docs):
     results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
     message = failure(results, definitions={"2", "3"})
     assert "'3' is in definitions= but not in the prose" in message
@@ -261,24 +263,18 @@ def test_a_definition_the_prose_does_not_have_fails(tmp_path, monkeypatch):
     assert "computed['head'] is 2.\n  Give the string the code formats" in message
 
 
-def test_prose_value_reads_the_number_where_the_page_says_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
-    (tmp_path / "p.md").write_text(PAGE, encoding="utf-8")
+def test_prose_value_reads_the_number_where_the_page_says_it(docs):
+    (docs / "p.md").write_text(PAGE, encoding="utf-8")
     assert pages.prose_value("p.md", "differ by {} bits or more") == "0.15"
     assert pages.prose_value("p.md", "puts {} of its") == "60%"
-    assert pages.prose_value("p.md", "by {} bits or more, and the spread is {};") == (
-        "0.15",
-        "0.15",
-    )
+    both = "by {} bits or more, and the spread is {};"
+    assert pages.prose_value("p.md", both) == ("0.15", "0.15")
     with pytest.raises(AssertionError, match="says 'by {} bytes' 0 times"):
         pages.prose_value("p.md", "by {} bytes")
 
 
-def test_a_changed_digit_fails_naming_its_line_unless_definitions_swap(
-    tmp_path, monkeypatch
-):
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
-    (tmp_path / "p.md").write_text(PAGE + "Widths 2 and 3.\n", encoding="utf-8")
+def test_a_changed_digit_fails_naming_its_line_unless_definitions_swap(docs):
+    (docs / "p.md").write_text(PAGE + "Widths 2 and 3.\n", encoding="utf-8")
     results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
     counts = pages.check_digit_changes("p.md", results, {"2", "3"})
     # 60% 0.15 0.15 0.16 (2 + 3 + 3 + 3 digits, up and down), Head 2, 2, 3
@@ -291,21 +287,19 @@ def test_a_changed_digit_fails_naming_its_line_unless_definitions_swap(
 
 
 def test_a_page_missing_from_the_nav_or_the_index_names_the_file_to_edit(
-    tmp_path, monkeypatch
+    docs, monkeypatch
 ):
-    (tmp_path / "new.md").write_text("# A new page\n", encoding="utf-8")
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    (docs / "new.md").write_text("# A new page\n", encoding="utf-8")
     with pytest.raises(AssertionError) as failure:
         check_listed("new.md")
-    assert "docs/new.md is not in the site's navigation. Edit mkdocs.yml" in str(
-        failure.value
-    )
-    assert "`- A new page: new.md`" in str(failure.value)
+    message = str(failure.value)
+    assert "docs/new.md is not in the site's navigation. Edit mkdocs.yml" in message
+    assert "`- A new page: new.md`" in message
     monkeypatch.setattr(pages, "nav_pages", lambda: ("new.md",))
-    (tmp_path / "index.md").write_text("# Home\n", encoding="utf-8")
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
     with pytest.raises(AssertionError, match="Edit docs/index.md: add `- \\[A new"):
         check_listed("new.md")
-    (tmp_path / "index.md").write_text("- [A new page](new.md): it.\n")
+    (docs / "index.md").write_text("- [A new page](new.md): it.\n")
     check_listed("new.md")
 
 
