@@ -108,11 +108,12 @@ def test_a_printed_grad_fn_fails_naming_the_cause(planted):
     for update in ([], ["--update-outputs"]):  # and UPDATE=1 does not write it in
         result = run_pytest(planted, "docs/demo-page.md", *update)
         assert result.returncode == 1, result.stdout
-        assert (
+        for expected in (
             "docs/demo-page.md:3: the block prints a tensor that records how it was "
-            "computed for autograd (grad_fn=<MulBackward0>...)" in result.stdout
-        )
-        assert "`with torch.no_grad():`" in result.stdout
+            "computed for autograd (grad_fn=<MulBackward0>...)",
+            "`with torch.no_grad():`",
+        ):
+            assert expected in result.stdout
 
 
 def test_a_test_file_importing_a_missing_snippet_names_it_and_the_page(planted):
@@ -127,16 +128,14 @@ def test_a_test_file_importing_a_missing_snippet_names_it_and_the_page(planted):
     )
     result = run_pytest(planted, "docs/demo-page.md", "tests/test_demo_page.py")
     assert result.returncode == 2, result.stdout
-    assert (
+    for expected in (
         "tests/test_demo_page.py:3: imports snippets.demo_page.ex01_first_step, but "
         "there is no snippets/demo_page/ex01_first_step.py; snippets/demo_page/ "
-        "holds: ex01_lengths.py (the snippets of docs/demo-page.md)" in result.stdout
-    )
-    assert (
+        "holds: ex01_lengths.py (the snippets of docs/demo-page.md)",
         "code blocks executed: 0, outputs checked: 0, blocks skipped with a reason: "
-        "0 (pytest ran nothing: tests/test_demo_page.py could not be collected"
-        in result.stdout
-    )
+        "0 (pytest ran nothing: tests/test_demo_page.py could not be collected",
+    ):
+        assert expected in result.stdout
 
 
 def test_a_pages_blocks_and_output_blocks_are_found_with_their_lines():
@@ -156,32 +155,15 @@ def test_a_pages_blocks_and_output_blocks_are_found_with_their_lines():
     assert figure.output is None and figure.indent == "    "  # in a collapsed box
 
 
-def test_an_unregistered_prose_number_is_named_with_its_line(docs):
-    (docs / "p.md").write_text(
-        "# A page\n\nWidth $d_k = 128$ and `512` in code.\n\n```python\nx = 7\n```\n"
-        "\nStill 128, and 60% here.\n<!-- 99 -->\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(AssertionError) as failure:
-        check_prose_numbers("p.md", computed={"share": "60%"}, definitions=set())
-    message = str(failure.value)
-    # math counts; inline code, code and comments do not
-    assert "'128' is in the prose, but no test computes it" in message
-    assert "docs/p.md:3: '128' in: Width $d_k = 128$" in message
-    assert "docs/p.md:9: '128' in: Still 128" in message
-    assert "tests/test_page_checks.py" in message  # where to register it
-    assert "'512'" not in message and "'7'" not in message and "'99'" not in message
-    check_prose_numbers("p.md", computed={"share": "60%"}, definitions={"128"})
-    with pytest.raises(AssertionError, match="'61%' is in computed= once"):
-        check_prose_numbers("p.md", computed={"share": "61%"}, definitions={"128"})
-
-
 PAGE = """# A page
 
 Head 2 puts 60% of its budget on *Your*.
 The two heads differ by 0.15 bits or more, and
 the spread is 0.15; no head gives more than 0.16.
 """
+
+
+RESULTS = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
 
 
 def check(computed, definitions=frozenset({"2"}), text=PAGE):
@@ -194,6 +176,23 @@ def failure(computed, definitions=frozenset({"2"}), text=PAGE) -> str:
     with pytest.raises(AssertionError) as raised:
         check(computed, definitions, text)
     return str(raised.value)
+
+
+def test_an_unregistered_prose_number_is_named_with_its_line(docs):
+    text = (
+        "# A page\n\nWidth $d_k = 128$ and `512` in code.\n\n```python\nx = 7\n```\n"
+        "\nStill 128, and 60% here.\n<!-- 99 -->\n"
+    )
+    message = failure({"share": "60%"}, definitions=set(), text=text)
+    # math counts; inline code, code and comments do not
+    assert "'128' is in the prose, but no test computes it" in message
+    assert "docs/p.md:3: '128' in: Width $d_k = 128$" in message
+    assert "docs/p.md:9: '128' in: Still 128" in message
+    assert "tests/test_page_checks.py" in message  # where to register it
+    assert "'512'" not in message and "'7'" not in message and "'99'" not in message
+    check({"share": "60%"}, definitions={"128"}, text=text)
+    with pytest.raises(AssertionError, match="'61%' is in computed= once"):
+        check({"share": "61%"}, definitions={"128"}, text=text)
 
 
 def test_each_occurrence_of_a_result_needs_its_own_entry(docs):
@@ -246,20 +245,18 @@ def test_a_result_with_words_is_tied_to_its_place(docs):
 def test_a_result_cannot_also_be_a_definition(docs):
     """A definition is allowed any number of times, so it would hide a change to
     the result with the same number: the result must be tied to its words."""
-    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
-    message = failure({**results, "head": "2"})
+    message = failure({**RESULTS, "head": "2"})
     assert "'2' is computed ('head') and also in definitions=" in message
     assert "Tie the result to its words" in message
-    check({**results, "head": "Head 2 puts"}, definitions=set())
+    check({**RESULTS, "head": "Head 2 puts"}, definitions=set())
 
 
 def test_a_definition_the_prose_does_not_have_fails(docs):
-    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
-    message = failure(results, definitions={"2", "3"})
+    message = failure(RESULTS, definitions={"2", "3"})
     assert "'3' is in definitions= but not in the prose" in message
     assert "one digit from '3': docs/p.md:3: '2'" in message  # may have been it
     assert "remove it from definitions=" in message
-    message = failure({**results, "head": 2})
+    message = failure({**RESULTS, "head": 2})
     assert "computed['head'] is 2.\n  Give the string the code formats" in message
 
 
@@ -275,15 +272,14 @@ def test_prose_value_reads_the_number_where_the_page_says_it(docs):
 
 def test_a_changed_digit_fails_naming_its_line_unless_definitions_swap(docs):
     (docs / "p.md").write_text(PAGE + "Widths 2 and 3.\n", encoding="utf-8")
-    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
-    counts = pages.check_digit_changes("p.md", results, {"2", "3"})
+    counts = pages.check_digit_changes("p.md", RESULTS, {"2", "3"})
     # 60% 0.15 0.15 0.16 (2 + 3 + 3 + 3 digits, up and down), Head 2, 2, 3
     assert counts["planted"] == 2 * (11 + 3)
     assert counts["definition to definition"] == 2  # 2 -> 3 and 3 -> 2, line 6
     assert counts["failed"] == 0  # "Head 2" keeps a 2 when the widths' changes
     assert counts["failed naming the line"] == counts["planted"] - 2
     with pytest.raises(AssertionError, match="its own prose fails"):
-        pages.check_digit_changes("p.md", results, {"2"})
+        pages.check_digit_changes("p.md", RESULTS, {"2"})
 
 
 def test_a_page_missing_from_the_nav_or_the_index_names_the_file_to_edit(
