@@ -232,11 +232,15 @@ def test_twins_are_separate_tensors_that_stay_bit_for_bit_equal():
     assert symmetry.gap(symmetry.starts["identical"]) == 0.0
 
 
-def test_heads_that_start_different_are_pulled_apart():
-    heads = symmetry.starts["different"]
+def untrained_pair() -> list:
+    """The page's pair of heads that start different, before training."""
     torch.manual_seed(0)
     symmetry.make_head()  # the twins' draw
-    fresh = [symmetry.make_head(), symmetry.make_head()]  # the page's pair, untrained
+    return [symmetry.make_head(), symmetry.make_head()]
+
+
+def test_heads_that_start_different_are_pulled_apart():
+    heads, fresh = symmetry.starts["different"], untrained_pair()
     assert symmetry.js(heads) > 10 * symmetry.js(fresh)
     assert symmetry.gap(heads) > symmetry.gap(fresh)
 
@@ -324,10 +328,7 @@ def test_the_page_leads_with_the_real_width_result():
 def prose_numbers() -> dict:
     """check_prose_numbers' registration: each number once per occurrence."""
     rand, linear, gpt2 = toy.values()
-    twins, pair = symmetry.starts.values()
-    torch.manual_seed(0)
-    symmetry.make_head()
-    fresh = [symmetry.make_head(), symmetry.make_head()]
+    pair = symmetry.starts["different"]
     computed = {
         "head 1 vs head 2, bits": [f"{baseline:.3f}"] * 4,  # a yardstick, 4 times
         "rand same top token": [f"{rand[SAME_TOP]:.0%}"] * 2,  # text, summary
@@ -345,7 +346,7 @@ def prose_numbers() -> dict:
         "pairs on the toy": f"{pairs:,}",
         "pairs at real width": f"{len(x)}",
         "real JS, rounded": f"{real['nn.Linear'][JS]:.2f}",
-        "pair JS before training": f"{symmetry.js(fresh):.4f}",
+        "pair JS before training": f"{symmetry.js(untrained_pair()):.4f}",
         "pair JS after training": f"{symmetry.js(pair):.4f}",
         "0.02 squared": [f"${0.02**2:.4f}\\, d_\\text{{model}}$"] * 2,
         "N(0, 0.02) std at 3": f"{3 * 0.02**2:.4f}",
