@@ -5,33 +5,23 @@
         [--bare PAGE] [--bare-every K] [--desktop] [--check] [--keep DIR]
         [--site DIR]
 
-The site is built strictly and served on 127.0.0.1 under site_url's path, gzipped as
-any real host serves it. Lighthouse 12.2.3 (node_modules) drives the browser suite's
-Chromium with its mobile profile, the CPU slowed down --throttle times: 8, twice
-Lighthouse's default, stands for the slow phone a reader may have.
+Lighthouse 12.2.3 (node_modules) drives the browser suite's Chromium, mobile, with
+the CPU slowed down --throttle times (8: a slow phone), on the strict build served
+gzipped on 127.0.0.1. Goal: performance 95 or more (the site keeps MARGIN, 98, so
+that 95 holds on a busier machine), the other three 100, and TBT at most
+BARE_RATIO_GOAL times bare Material's. --runs N shows each page's median run (one run
+on a busy machine is noisy); --page "" is the start page; --keep saves the median
+runs' reports and traces (for DevTools) and runs.json; --site audits a built site.
 
-Goal on every page: accessibility, best practices and SEO 100, performance 95 or more
-(the site keeps MARGIN, 98, so that 95 holds on a busier machine), and a Total
-Blocking Time at most BARE_RATIO_GOAL times bare Material's. --runs N shows each
-page's median run (one run on a busy machine is noisy; `make audit` runs 3); --page
-"" or "index" is the start page; --check exits 1 below goal; --keep saves each median
-report and trace (for DevTools' Performance panel), and runs.json; --site audits a
-site already built there instead of building.
-
-Bare Material (bare_config) is the same docs, theme and Markdown extensions, so the
-same prose, with none of the site's hooks, CSS, JavaScript or overrides. Its page
-(--bare, "" for none) is audited between the pages' runs (schedule), so that the
-machine's load falls on both alike, and each page's TBT and Style & Layout time are
-divided by those of the bare runs beside its runs (bare_ratios): a ratio holds from
-machine to machine where absolute scores do not.
-
-Lighthouse scales each main-thread task's wall-clock time by the slowdown, so a task
-that waited for a busy processor counts its wait too (98 on an idle machine scored
-80 under a load of 6 on 2 cores). So Lighthouse scores each run again from its trace
-with every task of the page's main thread shortened to the CPU time it used
-(cpu_time_trace): the "at CPU time" columns. A page below MARGIN gets its longest
-tasks printed with what each ran (long_tasks); a run marked * had its first frame
-held by Chromium (first_frame_held_ms): its FCP and LCP measure the machine.
+Bare Material (bare_config: the same docs, theme and Markdown extensions, none of the
+site's hooks, CSS, JavaScript or overrides) is audited between the pages' runs
+(schedule), so that the machine's load falls on both alike: a page's TBT and Style &
+Layout divided by those of the bare runs beside its runs (bare_ratios) hold from
+machine to machine where scores do not. Lighthouse scales each task's wall-clock
+time, a wait for a busy processor included (98 on an idle machine scored 80 under a
+load of 6 on 2 cores), so each run is scored again with every task of the page at the
+CPU time it used (cpu_time_trace). A page below MARGIN gets its longest tasks printed
+(long_tasks); * marks a run whose first frame Chromium held (first_frame_held_ms).
 """
 
 from __future__ import annotations
