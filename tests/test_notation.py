@@ -125,9 +125,7 @@ def test_the_glossary_uses_no_retired_name():
 )
 def test_the_rules_catch_what_they_should(tmp_path, monkeypatch, text, found):
     """The checks can fail: planted retired names are found, the notation's not."""
-    import tests.test_notation as here
-
-    monkeypatch.setattr(here, "DOCS", tmp_path)
+    monkeypatch.setattr(f"{__name__}.DOCS", tmp_path)
     (tmp_path / "planted.md").write_text(f"# Planted\n\n{text}\n", encoding="utf-8")
     names = [
         line.rsplit(": ", 1)[1].split()[0] for line in retired_in_prose("planted.md")

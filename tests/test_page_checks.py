@@ -4,7 +4,6 @@ test file's import of a missing snippet fail saying why; the prose-number checks
 name each number's line; a page missing from the nav or the index is named with
 the file to edit."""
 
-import os
 import subprocess
 import sys
 
@@ -18,15 +17,9 @@ from tests.pages import check_listed, check_prose_numbers, copy_sources
 COPY = [*SOURCES, "pyproject.toml", "tests"]
 
 
-def run_pytest(cwd, *args, **env):
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-        cwd=cwd,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+def run_pytest(cwd, *args):
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture
