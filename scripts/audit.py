@@ -1,62 +1,27 @@
 """Lighthouse on every page of a fresh build, against bare Material in the same run:
 `make audit` prints two tables.
 
-The site is built strictly (as the browser suite builds it) and served on 127.0.0.1
-under site_url's path, gzip-compressed as any real host (GitHub Pages included)
-serves it. Lighthouse 12.2.3 (node_modules, pinned in package-lock.json) drives
-the browser suite's Chromium (scripts/find_chromium.py) with the mobile profile,
-its default, and its CPU slowdown at `--throttle` (8: a machine twice as slow as
-Lighthouse's default of 4 stands for, the slow phone a reader may have).
-
-Goal, on every page, at a throttle of 8: accessibility, best practices and SEO 100,
-performance at least 95, and a Total Blocking Time at most twice that of bare
-Material's page (BARE_RATIO_GOAL). The site keeps a margin, 98 or more, so that 95
-holds on a slower or busier machine of the same kind.
-
     .venv/bin/python -m scripts.audit [--throttle X] [--runs N] [--page PATH ...]
         [--bare PAGE] [--bare-every K] [--desktop] [--check] [--keep DIR]
         [--site DIR]
 
---throttle sets Lighthouse's CPU slowdown (default 8); --runs N audits each page
-N times and shows the run with the median performance (Lighthouse's own advice: one
-run on a busy machine is noisy; `make audit` runs 3); --page audits only the pages
-given ("" or "index" is the start page, "one-head" another: `make audit
-PAGE=one-head`); --check exits 1 when a page misses a goal; --keep saves each page's
-median report and trace (open the trace in DevTools' Performance panel); --site
-audits a site already built there (to try a change to the HTML or CSS by hand)
-instead of building.
+Lighthouse 12.2.3 (node_modules) drives the browser suite's Chromium, mobile, with
+the CPU slowed down --throttle times (8: a slow phone), on the strict build served
+gzipped on 127.0.0.1. Goal: performance 95 or more (the site keeps MARGIN, 98, so
+that 95 holds on a busier machine), the other three 100, and TBT at most
+BARE_RATIO_GOAL times bare Material's. --runs N shows each page's median run (one run
+on a busy machine is noisy); --page "" is the start page; --keep saves the median
+runs' reports and traces (for DevTools) and runs.json; --site audits a built site.
 
-Bare Material, in the same run (--bare, BARE_PAGE by default; --bare "" for none).
-The same docs are built a second time with Material alone (bare_config): the same
-theme, palette and features, the same Markdown extensions, so the same prose, and
-none of the site's extras (no hooks, no CSS or JavaScript of its own, no template
-overrides, no plugin but search). One of its pages, BARE_PAGE's prose, is audited
-as often as the pages, interleaved with them: a bare run before the first page and
-after every --bare-every pages (2), and the pages' runs in rounds (every page once,
-then again), so that the machine's load falls on both alike. A page is compared
-with the bare runs just before and after its runs (bare_ratios): the table gives
-the median of its TBT, and of its Style & Layout time (CPU in style and layout, as
-Lighthouse scales it), divided by the median of those bare runs'. The ratio holds
-from machine to machine where absolute scores do not.
-
-The machine's load. Lighthouse measures how long each main-thread task took (wall
-clock) and multiplies that by the slowdown; on a busy machine a task also waits for
-the processor, and that wait is multiplied too (a page that scores 98 on an idle
-machine scored 80 under a load of 6 on 2 cores). So each run is also scored again,
-by Lighthouse itself, from the same trace with every task of the page's main thread
-shortened to the CPU time it used (cpu_time_trace): the "CPU time" columns, what
-the run would have scored had the page had a processor to itself. The load average
-is printed before and after the run.
-
-A page below the margin gets its three longest main-thread tasks printed, as
-Lighthouse counts them (Total Blocking Time is what each runs over 50 ms), with
-what each ran, from the trace: the time in each of Lighthouse's task groups (style
-and layout, script evaluation with the script, parsing, ...). Lighthouse's mobile
-profile counts a task `throttle` times as long as it took (half that, if it laid
-out the page); the CPU time beside it says how much of that the page itself spent.
-A run marked * had its first frame held by Chromium after the page had painted it
-(first_frame_held_ms): its FCP and LCP say more about the machine than about the
-page.
+Bare Material (bare_config: the same docs, theme and Markdown extensions, none of the
+site's hooks, CSS, JavaScript or overrides) is audited between the pages' runs
+(schedule), so that the machine's load falls on both alike: a page's TBT and Style &
+Layout divided by those of the bare runs beside its runs (bare_ratios) hold from
+machine to machine where scores do not. Lighthouse scales each task's wall-clock
+time, a wait for a busy processor included (98 on an idle machine scored 80 under a
+load of 6 on 2 cores), so each run is scored again with every task of the page at the
+CPU time it used (cpu_time_trace). A page below MARGIN gets its longest tasks printed
+(long_tasks); * marks a run whose first frame Chromium held (first_frame_held_ms).
 """
 
 from __future__ import annotations
@@ -94,8 +59,9 @@ BARE = "bare Material"  # the bare page's name in the tables
 # -- Lighthouse --------------------------------------------------------------------
 
 
-def lighthouse_command(throttle: float, desktop: bool) -> list[str]:
-    """Lighthouse's command line, but for what to gather or audit."""
+def run_lighthouse(what: list[str], report: Path, args) -> dict:
+    """Lighthouse's report on what it gathers (a URL and `-GA=DIR`: what it gathered
+    is left in DIR) or on what it gathered before (`-A=DIR`)."""
     flags = " ".join(["--headless=new", *CHROMIUM_ARGS])
     command = [
         str(LIGHTHOUSE),
@@ -103,24 +69,17 @@ def lighthouse_command(throttle: float, desktop: bool) -> list[str]:
         "--quiet",
         f"--only-categories={','.join(CATEGORIES)}",
         f"--chrome-flags={flags}",
-        f"--throttling.cpuSlowdownMultiplier={throttle:g}",
+        f"--throttling.cpuSlowdownMultiplier={args.throttle:g}",
+        *(["--preset=desktop"] if args.desktop else []),
+        *what,
+        f"--output-path={report}",
     ]
-    return command + (["--preset=desktop"] if desktop else [])
-
-
-def run_lighthouse(command: list[str], what: str) -> None:
     env = {**os.environ, "CHROME_PATH": str(chromium())}
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     if result.returncode != 0:
-        raise RuntimeError(f"lighthouse failed on {what}:\n{result.stderr[-2000:]}")
-
-
-def lighthouse(url: str, out: Path, throttle: float, desktop: bool) -> dict:
-    """Lighthouse's report on `url`; what it gathered (the trace among it) is left
-    in `out` (trace_path), from which the report was made (-GA)."""
-    command = lighthouse_command(throttle, desktop)
-    report = out / "report.json"
-    run_lighthouse([*command, url, f"-GA={out}", f"--output-path={report}"], url)
+        raise RuntimeError(
+            f"lighthouse failed on {' '.join(what)}:\n{result.stderr[-2000:]}"
+        )
     return json.loads(report.read_text(encoding="utf-8"))
 
 
@@ -128,7 +87,7 @@ def trace_path(out: Path) -> Path:
     return out / "defaultPass.trace.json"
 
 
-def rescore(out: Path, events: list[dict], throttle: float, desktop: bool) -> dict:
+def rescore(out: Path, events: list[dict], args) -> dict:
     """Lighthouse's report from what it gathered in `out`, with the trace's events
     replaced by `events` (in a copy: `out` is left as it was)."""
     with tempfile.TemporaryDirectory(prefix="heads-rescore-") as tmp:
@@ -138,10 +97,7 @@ def rescore(out: Path, events: list[dict], throttle: float, desktop: bool) -> di
         data = json.loads(trace.read_text(encoding="utf-8"))
         data["traceEvents"] = events
         trace.write_text(json.dumps(data), encoding="utf-8")
-        report = Path(tmp, "report.json")
-        command = lighthouse_command(throttle, desktop)
-        run_lighthouse([*command, f"-A={copy}", f"--output-path={report}"], str(out))
-        return json.loads(report.read_text(encoding="utf-8"))
+        return run_lighthouse([f"-A={copy}"], Path(tmp, "report.json"), args)
 
 
 def main_thread(events: list[dict]) -> tuple[int, int] | None:
@@ -159,12 +115,9 @@ def main_thread(events: list[dict]) -> tuple[int, int] | None:
 
 
 def cpu_time_trace(events: list[dict]) -> list[dict]:
-    """The trace with every top-level task of the page's main thread as long as the
-    CPU time it used (its thread duration, `tdur`) instead of the wall-clock time
-    it took (`dur`): everything inside a task is moved and shortened in proportion,
-    so that what was inside it stays inside it (an event that ran past its task's
-    end is cut at it). Other threads, and what happened between tasks, are as
-    they were. (The events are copied; the list given is left as it was.)"""
+    """A copy of the trace with every top-level task of the page's main thread as
+    long as the CPU time it used (`tdur`), not the wall-clock time it took (`dur`):
+    what was inside a task is moved and shortened with it, and cut at its end."""
     thread = main_thread(events)
     out = [dict(e) for e in events]
     if thread is None:
@@ -176,9 +129,8 @@ def cpu_time_trace(events: list[dict]) -> list[dict]:
     start, end, factor = 0, -1, 1.0  # the current top-level task
 
     def moved(t: float) -> int:
-        # whole microseconds, as Chromium writes them: rounding keeps an event
-        # that ended inside its task inside it (Lighthouse stops on one that
-        # ends a fraction of a microsecond after its parent)
+        # whole microseconds: Lighthouse stops on an event that ends a fraction of
+        # a microsecond after its parent
         return round(start + (min(t, end) - start) * factor)
 
     for event in own:
@@ -199,49 +151,17 @@ def cpu_time_trace(events: list[dict]) -> list[dict]:
 # Lighthouse's task groups (core/lib/tracehouse/task-groups.js): an event of no
 # group belongs to its parent's; the time a task spent in none is "Other".
 GROUPS = {
-    "Parse HTML & CSS": ["ParseHTML", "ParseAuthorStyleSheet"],
-    "Style & Layout": [
-        "ScheduleStyleRecalculation",
-        "UpdateLayoutTree",
-        "InvalidateLayout",
-        "Layout",
-    ],
-    "Rendering": [
-        "Animation",
-        "HitTest",
-        "PaintSetup",
-        "Paint",
-        "PaintImage",
-        "RasterTask",
-        "ScrollLayer",
-        "UpdateLayer",
-        "UpdateLayerTree",
-        "CompositeLayers",
-        "PrePaint",
-    ],
-    "Script Parsing & Compilation": [
-        "v8.compile",
-        "v8.compileModule",
-        "v8.parseOnBackground",
-    ],
-    "Script Evaluation": [
-        "EventDispatch",
-        "EvaluateScript",
-        "v8.evaluateModule",
-        "FunctionCall",
-        "TimerFire",
-        "FireIdleCallback",
-        "FireAnimationFrame",
-        "RunMicrotasks",
-        "V8.Execute",
-    ],
-    "Garbage Collection": [
-        "MinorGC",
-        "MajorGC",
-        "BlinkGC.AtomicPhase",
-    ],
+    "Parse HTML & CSS": "ParseHTML ParseAuthorStyleSheet",
+    "Style & Layout": "ScheduleStyleRecalculation UpdateLayoutTree InvalidateLayout"
+    " Layout",
+    "Rendering": "Animation HitTest PaintSetup Paint PaintImage RasterTask ScrollLayer"
+    " UpdateLayer UpdateLayerTree CompositeLayers PrePaint",
+    "Script Parsing & Compilation": "v8.compile v8.compileModule v8.parseOnBackground",
+    "Script Evaluation": "EventDispatch EvaluateScript v8.evaluateModule FunctionCall"
+    " TimerFire FireIdleCallback FireAnimationFrame RunMicrotasks V8.Execute",
+    "Garbage Collection": "MinorGC MajorGC BlinkGC.AtomicPhase",
 }
-GROUP_OF = {name: group for group, names in GROUPS.items() for name in names}
+GROUP_OF = {name: group for group, names in GROUPS.items() for name in names.split()}
 SCRIPT_GROUPS = ("Script Evaluation", "Script Parsing & Compilation")
 
 
@@ -310,11 +230,9 @@ HELD_MS = 250  # a first frame shown this long after the page painted it was hel
 
 
 def first_frame_held_ms(events: list[dict]) -> float:
-    """How long after the page painted its first content Chromium showed it (which
-    is when first contentful paint counts). A few milliseconds, as a rule; on a busy
-    machine, once in a few runs, about a second, whatever the page: the renderer
-    painted in time and the frame waited, and Lighthouse then counts that second in
-    FCP and LCP (cost's LCP 1.4 s became 2.4 s)."""
+    """How long after the page painted its first content Chromium showed it (when
+    FCP counts): a few ms as a rule, but on a busy machine, once in a few runs, about
+    a second whatever the page (cost's LCP 1.4 s became 2.4 s)."""
     fcp = [e for e in events if e.get("name") == "firstContentfulPaint"]
     if not fcp:
         return 0.0
@@ -459,16 +377,14 @@ _ConfigLoader.add_constructor("!ENV", _env)
 _ConfigLoader.add_constructor("!relative", lambda loader, node: str(ROOT))
 
 
+EXTRAS = ("hooks", "extra_css", "extra_javascript", "watch")  # of mkdocs.yml
+
+
 def bare_config(config: dict, docs: Path) -> dict:
-    """The site's MkDocs configuration with none of its extras: the same theme (its
-    palette, features and font settings), the same Markdown extensions (the same
-    prose) and nav, the same site_url; no hooks, no extra CSS or JavaScript, no
-    template overrides (custom_dir), no plugin but search."""
-    bare = {
-        k: v
-        for k, v in config.items()
-        if k not in ("hooks", "extra_css", "extra_javascript", "watch")
-    }
+    """The site's configuration with none of its extras: the same theme, Markdown
+    extensions, nav and site_url; no hooks, CSS, JavaScript, overrides (custom_dir)
+    or plugin but search."""
+    bare = {k: v for k, v in config.items() if k not in EXTRAS}
     bare["theme"] = {k: v for k, v in config["theme"].items() if k != "custom_dir"}
     bare["plugins"] = ["search"]
     bare["docs_dir"] = str(docs)
@@ -486,22 +402,11 @@ def build_bare_site(folder: Path) -> Path:
         encoding="utf-8",
     )
     site = folder / "site"
+    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--quiet"]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [*mkdocs, "-f", str(file), "--site-dir", str(site)]
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "build",
-            "--quiet",
-            "-f",
-            str(file),
-            "--site-dir",
-            str(site),
-        ],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        command, cwd=folder, capture_output=True, text=True, env=env
     )
     if result.returncode != 0:
         raise RuntimeError(f"the bare Material build failed:\n{result.stderr[-2000:]}")
@@ -526,12 +431,10 @@ def schedule(pages: list[str], runs: int, bare_every: int | None) -> list[str]:
 
 
 def bare_ratios(runs: list[tuple[str, float]]) -> dict[str, float | None]:
-    """Each page's value against bare Material's beside it: the median of the
-    page's runs divided by the median of the bare runs next to them (the one just
-    before and the one just after each of its runs, in the order the runs were
-    made). A median, not a pairing run by run: one bare run on a busy moment (its
-    TBT 3 times its neighbours') moves the reference by one place, not the page's
-    ratio by a factor of 3. None when there is no bare run, or its median is 0."""
+    """Each page's median over its runs divided by the median of the bare runs
+    beside them (just before and just after each run): a bare run at a busy moment
+    moves the reference by one place, not the page's ratio by its factor. None with
+    no bare run, or a bare median of 0."""
     bare = [i for i, (page, _) in enumerate(runs) if page == BARE]
     values: dict[str, list[float]] = {}
     beside: dict[str, set[int]] = {}
@@ -566,9 +469,9 @@ class Run:
 
 def audit_run(url: str, out: Path, args) -> Run:
     out.mkdir(parents=True)
-    report = lighthouse(url, out, args.throttle, args.desktop)
+    report = run_lighthouse([url, f"-GA={out}"], out / "report.json", args)
     events = json.loads(trace_path(out).read_text(encoding="utf-8"))["traceEvents"]
-    cpu = rescore(out, cpu_time_trace(events), args.throttle, args.desktop)
+    cpu = rescore(out, cpu_time_trace(events), args)
     for name in ("artifacts.json", "defaultPass.devtoolslog.json"):
         (out / name).unlink(missing_ok=True)  # kept: the trace and the report
     return Run(report, cpu, first_frame_held_ms(events), out)
@@ -644,18 +547,13 @@ def measure(urls: dict[str, str], order: list[str], tmp: Path, args):
     return done, sequence
 
 
-RATIOS = {  # what is compared with the bare page, from a run (not the CPU-time
-    # TBT: the bare page's is often 0 to 10 ms, too small to divide by)
-    "tbt": lambda run: summary(run.report)["tbt"],
-    "style": lambda run: summary(run.report)["style"],
-}
-
-
 def page_ratios(sequence: list[tuple[str, Run]]) -> dict[str, dict[str, float]]:
-    """Each page's ratio to the bare page (bare_ratios), for each of RATIOS."""
+    """Each page's bare_ratios of TBT and of Style & Layout (not of the CPU-time TBT:
+    the bare page's is often 0 to 10 ms, too small to divide by)."""
     ratios: dict[str, dict[str, float]] = {}
-    for key, value in RATIOS.items():
-        for page, ratio in bare_ratios([(p, value(r)) for p, r in sequence]).items():
+    for key in ("tbt", "style"):
+        runs = [(page, summary(run.report)[key]) for page, run in sequence]
+        for page, ratio in bare_ratios(runs).items():
             ratios.setdefault(page, {})[key] = ratio
     return ratios
 

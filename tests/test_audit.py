@@ -1,8 +1,6 @@
-"""scripts/audit.py's account of a slow page, on a made-up Lighthouse report and
-trace (no Lighthouse runs here): its longest tasks, scaled as Lighthouse scales
-them, each matched to the trace's task and what that task ran; the trace at CPU
-time; the order of the runs, bare Material's among them, and each page's ratio to
-it; bare Material's configuration."""
+"""scripts/audit.py on a made-up Lighthouse report and trace (no Lighthouse runs
+here): the longest tasks and what each ran, the trace at CPU time, the order of the
+runs and each page's ratio to bare Material, bare Material's configuration."""
 
 from pathlib import Path
 
@@ -40,6 +38,15 @@ def span(name, ts, dur, thread=MAIN, tdur=None, **data):
     return event
 
 
+def painted(ts, pid=MAIN[0]):
+    name = "PaintTimingVisualizer::LayoutObjectPainted"
+    return {"ph": "I", "name": name, "pid": pid, "ts": ts}
+
+
+def fcp(ts):
+    return {"ph": "I", "name": "firstContentfulPaint", "pid": MAIN[0], "ts": ts}
+
+
 def trace():
     """Two threads named CrRendererMain; only the one that painted is the page's.
     Times in microseconds, as in Chromium's traces."""
@@ -48,10 +55,9 @@ def trace():
         | {"args": {"name": "CrRendererMain"}}
         for p, t in (MAIN, OTHER)
     ]
-    paint = {"ph": "I", "name": "firstContentfulPaint", "pid": MAIN[0], "ts": 1}
     return [
         *meta,
-        paint,
+        fcp(1),
         # 40 ms: the bundle runs (30 ms, 10 of them restyling the page), GC 5 ms
         span("RunTask", 1000, 40_000, tdur=30_000),
         span("EvaluateScript", 2000, 30_000, url=BUNDLE),
@@ -83,24 +89,14 @@ def report(*durations_and_urls):
 
 def test_the_tasks_of_the_page_main_thread_with_what_each_ran():
     tasks = main_thread_tasks(trace())
-    assert [(t.ms, t.cpu_ms, t.layout) for t in tasks] == [
-        (40, 30, False),
-        (30, 30, True),
-        (15, 15, False),
-    ]
+    found = [(t.ms, t.cpu_ms, t.layout) for t in tasks]
+    assert found == [(40, 30, False), (30, 30, True), (15, 15, False)]
     script = "Script Evaluation (bundle.min.js)"
-    assert dict(tasks[0].ran) == {
-        "Other": 5,
-        script: 20,
-        "Style & Layout": 10,
-        "Garbage Collection": 5,
-    }
-    assert dict(tasks[1].ran) == {
-        "Other": 2,
-        "Parse HTML & CSS": 8,
-        "Style & Layout": 20,
-    }
-    assert dict(tasks[2].ran) == {"Other": 0, script: 15}
+    assert [dict(t.ran) for t in tasks] == [
+        {"Other": 5, script: 20, "Style & Layout": 10, "Garbage Collection": 5},
+        {"Other": 2, "Parse HTML & CSS": 8, "Style & Layout": 20},
+        {"Other": 0, script: 15},
+    ]
 
 
 def test_a_page_below_the_margin_prints_its_three_longest_tasks():
@@ -137,36 +133,15 @@ def test_a_page_at_the_margin_prints_nothing_and_one_with_no_long_task_says_so()
     ]
 
 
-def painted(ts, pid=MAIN[0]):
-    return {"ph": "I", "name": "PaintTimingVisualizer::LayoutObjectPainted"} | {
-        "pid": pid,
-        "ts": ts,
-    }
-
-
-def fcp(ts):
-    return {"ph": "I", "name": "firstContentfulPaint", "pid": MAIN[0], "ts": ts}
-
-
 def test_a_first_frame_shown_long_after_the_page_painted_it_is_flagged():
     # painted at 20 ms, shown at 40 ms: as a rule; shown a second later: held
     assert first_frame_held_ms([painted(20_000), painted(30_000), fcp(40_000)]) == 20
     held = [painted(2000, pid=OTHER[0]), painted(20_000), fcp(1_020_000)]
     assert first_frame_held_ms(held) == 1000 > HELD_MS
     assert first_frame_held_ms([painted(20_000)]) == 0  # no paint counted: no claim
-    figures = {
-        "performance": 97,
-        "accessibility": 100,
-        "best-practices": 100,
-        "seo": 100,
-        "fcp": 1.37,
-        "lcp": 2.38,
-        "tbt": 131.4,
-        "cls": 0.0,
-        "style": 412.3,
-        "bytes": 170_000,
-        "requests": 15,
-    }
+    figures = {"performance": 97, "accessibility": 100, "best-practices": 100}
+    figures |= dict(seo=100, fcp=1.37, lcp=2.38, tbt=131.4, cls=0.0, style=412.3)
+    figures |= dict(bytes=170_000, requests=15)
     assert row("cost", figures, [99, 97, 96], [20, 1000, 990]).split() == (
         "cost 97 100 100 100 1.4 2.4 131 412 0.00 166 15 99 97* 96*".split()
     )
@@ -182,15 +157,11 @@ def test_each_main_thread_task_is_shortened_to_its_cpu_time_with_what_is_inside(
     tasks = main_thread_tasks(at_cpu)
     # the first task ran 30 of its 40 ms: 3/4 of it, and so does all inside it;
     # the others used all the time they took
-    assert [(t.ms, t.cpu_ms, t.start) for t in tasks] == [
-        (30, 30, 1),
-        (30, 30, 50),
-        (15, 15, 90),
-    ]
+    found = [(t.ms, t.cpu_ms, t.start) for t in tasks]
+    assert found == [(30, 30, 1), (30, 30, 50), (15, 15, 90)]
+    script = "Script Evaluation (bundle.min.js)"
     assert dict(tasks[0].ran) == {
-        "Other": 3.75,
-        "Script Evaluation (bundle.min.js)": 15,
-        "Style & Layout": 7.5,
+        **{"Other": 3.75, script: 15, "Style & Layout": 7.5},
         "Garbage Collection": 3.75,
     }
     inside = [e for e in at_cpu if e.get("name") == "UpdateLayoutTree"][0]
@@ -224,18 +195,11 @@ def test_a_trace_with_no_painted_page_is_left_as_it_was():
 
 
 def test_style_and_layout_time_is_lighthouses_group_of_that_name():
-    report = {
-        "audits": {
-            "mainthread-work-breakdown": {
-                "details": {
-                    "items": [
-                        {"group": "styleLayout", "duration": 412.5},
-                        {"group": "scriptEvaluation", "duration": 900.0},
-                    ]
-                }
-            }
-        }
-    }
+    items = [
+        {"group": "styleLayout", "duration": 412.5},
+        {"group": "scriptEvaluation", "duration": 900.0},
+    ]
+    report = {"audits": {"mainthread-work-breakdown": {"details": {"items": items}}}}
     assert style_layout_ms(report) == 412.5
     assert style_layout_ms({"audits": {}}) == 0
 
@@ -293,9 +257,8 @@ def test_bare_material_is_the_site_without_its_extras():
     assert "custom_dir" in config["theme"] and "custom_dir" not in bare["theme"]
     assert bare["plugins"] == ["search"]
     # the same theme, prose, nav and address
-    assert {k: v for k, v in bare["theme"].items()} == {
-        k: v for k, v in config["theme"].items() if k != "custom_dir"
-    }
+    theme = {k: v for k, v in config["theme"].items() if k != "custom_dir"}
+    assert bare["theme"] == theme
     for same in ("markdown_extensions", "nav", "site_url", "exclude_docs"):
         assert bare[same] == config[same]
     assert bare["docs_dir"] == "/docs"

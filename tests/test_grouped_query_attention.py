@@ -21,9 +21,7 @@ ex08_decode_gqa = lazy("snippets.grouped_query_attention.ex08_decode_gqa")
 ex10_real_models = lazy("snippets.grouped_query_attention.ex10_real_models")
 ex11_what_if = lazy("snippets.grouped_query_attention.ex11_what_if")
 ex12_bandwidth = lazy("snippets.grouped_query_attention.ex12_bandwidth")
-ex13_exercise_mean_pool = lazy(
-    "snippets.grouped_query_attention.ex13_exercise_mean_pool"
-)
+ex13_mean_pool = lazy("snippets.grouped_query_attention.ex13_exercise_mean_pool")
 ex14_exercise_batch = lazy("snippets.grouped_query_attention.ex14_exercise_batch")
 ex15_pipeline = lazy("snippets.grouped_query_attention.ex15_pipeline")
 
@@ -250,10 +248,8 @@ def test_weight_count_from_the_config():
     assert round(ex12_bandwidth.n / 1e9, 2) == 8.03
     llama2 = weights(32, 4096, 32, 32, d_ff=11_008, vocab=32_000)
     assert round(llama2 / 1e9, 2) == 6.74
-    assert (
-        llama2
-        == 2 * 32_000 * 4096 + 32 * (4 * 4096**2 + 3 * 4096 * 11_008 + 8192) + 4096
-    )
+    per_layer = 4 * 4096**2 + 3 * 4096 * 11_008 + 8192
+    assert llama2 == 2 * 32_000 * 4096 + 32 * per_layer + 4096
 
 
 def bandwidth_ratio(context, kv_heads):
@@ -273,28 +269,24 @@ def test_bandwidth_claims():
 
 def test_batch_threshold_exercise():
     w = ex12_bandwidth.weights_read
+    thresholds = []
     for kv_heads in (32, 8, 1):
         per_sequence = kv_cache_bytes_per_token(32, kv_heads, 128) * 8_192
         b = w // per_sequence + 1
         assert b * per_sequence > w >= (b - 1) * per_sequence
-    assert (
-        ex14_exercise_batch.batch
-        == w // (kv_cache_bytes_per_token(32, 1, 128) * 8_192) + 1
-    )
-    thresholds = [
-        w // (kv_cache_bytes_per_token(32, kv, 128) * 8_192) + 1 for kv in (32, 8, 1)
-    ]
+        thresholds.append(b)
+    assert ex14_exercise_batch.batch == thresholds[-1]  # one kv head
     assert thresholds == sorted(thresholds) and thresholds[0] < thresholds[-1]
 
 
 def test_mean_pool_exercise():
-    assert ex13_exercise_mean_pool.shared is not ex06_equals_mha.mha
+    assert ex13_mean_pool.shared is not ex06_equals_mha.mha
     x = ex06_equals_mha.x
     mha = ex06_equals_mha.mha
-    pooled = ex13_exercise_mean_pool.mha_to_gqa(mha, num_kv_heads=4)
+    pooled = ex13_mean_pool.mha_to_gqa(mha, num_kv_heads=4)
     assert max_diff(pooled(x), mha(x)) > 1e3 * TOLERANCE
-    shared = ex13_exercise_mean_pool.shared
-    exact = ex13_exercise_mean_pool.mha_to_gqa(shared, num_kv_heads=4)
+    shared = ex13_mean_pool.shared
+    exact = ex13_mean_pool.mha_to_gqa(shared, num_kv_heads=4)
     assert max_diff(exact(x), shared(x)) < TOLERANCE
     assert exact.W_k.weight.shape == (4 * 64, 768)
 
@@ -331,21 +323,12 @@ def test_prose_numbers():
             "alt: concatenation and output": [shape("concatenated"), shape("out")],
             "alt: W_o": shape("W_o"),
         },
-        definitions={
-            "1",  # one group, one kv head
-            "2",  # bytes per number; heads of width 2; Exercise 2
-            "3",  # groups of three; Llama 3.1
-            "3.1",  # Llama 3.1
-            "8",  # Llama 3 8B's kv heads and model names
-            "12",  # GPT-2 small's heads
-            "32",  # Llama's query heads
-            "2048",  # Falcon-7B's model card: sequence length
-            "30",  # NeurIPS 30
-            "2017",
-            "2019",
-            "2023",
-            "1911.02150",
-        },
+        # one group, one kv head; bytes per number, heads of width 2, Exercise 2;
+        # groups of three, Llama 3.1; Llama 3 8B's kv heads; GPT-2 small's 12 heads;
+        # Llama's 32 query heads; Falcon-7B's sequence length (its model card);
+        # NeurIPS 30; the papers' years and Shazeer's arXiv number
+        definitions={"1", "2", "3", "3.1", "8", "12", "32", "2048", "30"}
+        | {"2017", "2019", "2023", "1911.02150"},
     )
 
 

@@ -304,25 +304,15 @@ def test_bert_and_the_book_are_cited_where_they_are_used():
 
 
 def test_prose_numbers():
+    count = ex09_exercise_parameters.count
     check_prose_numbers(
         "multi-head-attention.md",
         computed={
             "parameters at width 768": f"{4 * 768**2:,}",
-            "parameters of the six-token modules": str(
-                ex09_exercise_parameters.count(ex05_run_module.mha)
-            ),
+            "parameters of the six-token modules": str(count(ex05_run_module.mha)),
         },
-        definitions={
-            "0",
-            "1",
-            "2",
-            "3",  # also Devlin et al.'s section "BERT" (its "Model Architecture")
-            "4",
-            "12",
-            "64",
-            "768",
-            "2017",
-            "3.2.2",  # Vaswani et al.'s section on multi-head attention
-            "2019",  # Devlin et al., BERT (NAACL 2019)
-        },
+        # widths and counts; 3 is also Devlin et al.'s section "BERT" (NAACL 2019,
+        # its "Model Architecture"); 3.2.2 is Vaswani et al.'s on multi-head attention
+        definitions={"0", "1", "2", "3", "4", "12", "64", "768"}
+        | {"2017", "3.2.2", "2019"},
     )

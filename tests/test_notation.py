@@ -1,19 +1,9 @@
-"""One notation, one glossary and one marked core path for every page, so that a
-reader who moves between pages never meets a name used two ways.
-
-- Names: the widths are d_model, d_head and the number of heads h, as the box on the
-  index says (docs/index.md#notation); the retired names (`d_out`, `d_all`, `d_in`,
-  a bare d or e for a width, n_heads for h in a formula) appear neither in the prose
-  nor in the code a page shows, after its snippets are expanded.
-- Counting: heads are counted from 1 in the prose (head 1 is the code's [0]), and a
-  head's number in a formula is never h.
-- Terms: the glossary (includes/glossary.md, appended to every page) defines the terms
-  a reader who knows only matrix multiplication meets undefined, and the index
-  lists the same terms with the same definitions.
-- Core path: the navigation stars the pages of mkdocs.yml's core path (which
-  tests/test_index.py checks against the index); every "Optional depth" section
-  opens with its box.
-"""
+"""One notation, one glossary and one marked core path on every page, so that a
+reader who moves between pages never meets a name used two ways: the widths are
+d_model, d_head and h heads (docs/index.md#notation), in the prose and in the code a
+page shows; heads are counted from 1; the glossary defines the terms a reader who
+knows only matrix multiplication would meet undefined; the navigation stars the core
+path and every "Optional depth" section opens with its box."""
 
 import io
 import re
@@ -44,14 +34,10 @@ _MATH_WORDS = re.compile(r"\\(?:text|mathrm|operatorname|mathbb|mathbf)\{[^}]*\}
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 
 
-def math_spans(page: str) -> list[tuple[int, str]]:
-    """(line, formula) for every formula in the page's prose."""
+def prose_matches(page: str, pattern: re.Pattern) -> list[tuple[int, re.Match]]:
+    """(line, match) for every match of `pattern` in the page's prose."""
     text = "\n".join(prose_lines(DOCS / page))
-    spans = []
-    for match in _MATH.finditer(text):
-        body = match.group(1) or match.group(2)
-        spans.append((text[: match.start()].count("\n") + 1, body))
-    return spans
+    return [(text.count("\n", 0, m.start()) + 1, m) for m in pattern.finditer(text)]
 
 
 def bare_symbols(formula: str, letters: set[str]) -> list[str]:
@@ -67,7 +53,8 @@ def retired_in_prose(page: str) -> list[str]:
         for name in RETIRED_NAMES:
             if re.search(rf"\b{name}\b", line):
                 found.append(f"docs/{page}:{number}: {name}")
-    for number, formula in math_spans(page):
+    for number, match in prose_matches(page, _MATH):
+        formula = match.group(1) or match.group(2)
         for letter in bare_symbols(formula, RETIRED_LETTERS):
             found.append(f"docs/{page}:{number}: {letter} in ${formula.strip()}$")
         if re.search(r"n_\\text\{heads\}", formula):
@@ -138,9 +125,7 @@ def test_the_glossary_uses_no_retired_name():
 )
 def test_the_rules_catch_what_they_should(tmp_path, monkeypatch, text, found):
     """The checks can fail: planted retired names are found, the notation's not."""
-    import tests.test_notation as here
-
-    monkeypatch.setattr(here, "DOCS", tmp_path)
+    monkeypatch.setattr(f"{__name__}.DOCS", tmp_path)
     (tmp_path / "planted.md").write_text(f"# Planted\n\n{text}\n", encoding="utf-8")
     names = [
         line.rsplit(": ", 1)[1].split()[0] for line in retired_in_prose("planted.md")
@@ -167,9 +152,7 @@ def zero_based_heads(page: str) -> list[str]:
     for number, line in enumerate(prose_lines(DOCS / page), start=1):
         if _ZERO_BASED.search(line):
             found.append(f"docs/{page}:{number}: {line.strip()[:80]}")
-    text = "\n".join(prose_lines(DOCS / page))
-    for match in _HEAD_INDEX_H.finditer(text):
-        number = text[: match.start()].count("\n") + 1
+    for number, match in prose_matches(page, _HEAD_INDEX_H):
         found.append(f"docs/{page}:{number}: a head's number written h: {match[0]}")
     return found
 
@@ -218,10 +201,6 @@ UNDEFINED_BEFORE = {
 }
 
 
-def all_prose() -> str:
-    return "\n".join("\n".join(prose_lines(DOCS / page)) for page in PAGES)
-
-
 @pytest.mark.parametrize("term", UNDEFINED_BEFORE)
 def test_the_glossary_defines_each_term_used_before_its_definition(term):
     assert term in glossary(), f"includes/glossary.md does not define {term!r}"
@@ -232,7 +211,7 @@ def test_the_glossary_defines_each_term_used_before_its_definition(term):
 
 
 def test_every_glossary_term_is_used_somewhere():
-    prose = all_prose()
+    prose = "\n".join("\n".join(prose_lines(DOCS / page)) for page in PAGES)
     unused = [t for t in glossary() if not re.search(rf"\b{re.escape(t)}\b", prose)]
     assert not unused, f"includes/glossary.md: terms no page uses: {unused}"
 

@@ -4,7 +4,6 @@ test file's import of a missing snippet fail saying why; the prose-number checks
 name each number's line; a page missing from the nav or the index is named with
 the file to edit."""
 
-import os
 import subprocess
 import sys
 
@@ -18,20 +17,21 @@ from tests.pages import check_listed, check_prose_numbers, copy_sources
 COPY = [*SOURCES, "pyproject.toml", "tests"]
 
 
-def run_pytest(cwd, *args, **env):
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-        cwd=cwd,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+def run_pytest(cwd, *args):
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture
 def copy_of_repo(tmp_path):
     return copy_sources(tmp_path, COPY)
+
+
+@pytest.fixture
+def docs(tmp_path, monkeypatch):
+    """An empty docs/ for the prose-number checks to read pages from."""
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    return tmp_path
 
 
 def test_a_changed_digit_fails_with_a_diff_then_update_outputs_repairs_it(copy_of_repo):
@@ -47,17 +47,17 @@ def test_a_changed_digit_fails_with_a_diff_then_update_outputs_repairs_it(copy_o
 
     result = run_pytest(copy_of_repo, "docs/one-head.md")
     assert result.returncode == 1, result.stdout
-    assert (
+    for expected in (
         f"docs/one-head.md:{output}: the page's output block does not match what "
-        f"the code block at line {code} prints" in result.stdout
-    )
-    assert f"@@ -{output} +{output} @@" in result.stdout  # the diff in page lines
-    assert "-tensor([0.3061, 0.8211])" in result.stdout
-    assert "+tensor([0.3061, 0.8210])" in result.stdout
-    assert (  # under `make page`, the page's own (tests/test_contributing.py)
+        f"the code block at line {code} prints",
+        f"@@ -{output} +{output} @@",  # the diff in the page's lines
+        "-tensor([0.3061, 0.8211])",
+        "+tensor([0.3061, 0.8210])",
+        # under `make page`, the page's own (tests/test_contributing.py)
         "If the change is intended, run `make page PAGE=one-head UPDATE=1` "
-        "(or `make update-outputs` for every page)." in result.stdout
-    )
+        "(or `make update-outputs` for every page).",
+    ):
+        assert expected in result.stdout
 
     fixed = run_pytest(copy_of_repo, "docs/one-head.md", "--update-outputs")
     assert fixed.returncode == 0, fixed.stdout
@@ -101,11 +101,12 @@ def test_a_printed_grad_fn_fails_naming_the_cause(planted):
     for update in ([], ["--update-outputs"]):  # and UPDATE=1 does not write it in
         result = run_pytest(planted, "docs/demo-page.md", *update)
         assert result.returncode == 1, result.stdout
-        assert (
+        for expected in (
             "docs/demo-page.md:3: the block prints a tensor that records how it was "
-            "computed for autograd (grad_fn=<MulBackward0>...)" in result.stdout
-        )
-        assert "`with torch.no_grad():`" in result.stdout
+            "computed for autograd (grad_fn=<MulBackward0>...)",
+            "`with torch.no_grad():`",
+        ):
+            assert expected in result.stdout
 
 
 def test_a_test_file_importing_a_missing_snippet_names_it_and_the_page(planted):
@@ -120,16 +121,14 @@ def test_a_test_file_importing_a_missing_snippet_names_it_and_the_page(planted):
     )
     result = run_pytest(planted, "docs/demo-page.md", "tests/test_demo_page.py")
     assert result.returncode == 2, result.stdout
-    assert (
+    for expected in (
         "tests/test_demo_page.py:3: imports snippets.demo_page.ex01_first_step, but "
         "there is no snippets/demo_page/ex01_first_step.py; snippets/demo_page/ "
-        "holds: ex01_lengths.py (the snippets of docs/demo-page.md)" in result.stdout
-    )
-    assert (
+        "holds: ex01_lengths.py (the snippets of docs/demo-page.md)",
         "code blocks executed: 0, outputs checked: 0, blocks skipped with a reason: "
-        "0 (pytest ran nothing: tests/test_demo_page.py could not be collected"
-        in result.stdout
-    )
+        "0 (pytest ran nothing: tests/test_demo_page.py could not be collected",
+    ):
+        assert expected in result.stdout
 
 
 def test_a_pages_blocks_and_output_blocks_are_found_with_their_lines():
@@ -149,33 +148,15 @@ def test_a_pages_blocks_and_output_blocks_are_found_with_their_lines():
     assert figure.output is None and figure.indent == "    "  # in a collapsed box
 
 
-def test_an_unregistered_prose_number_is_named_with_its_line(tmp_path, monkeypatch):
-    (tmp_path / "p.md").write_text(
-        "# A page\n\nWidth $d_k = 128$ and `512` in code.\n\n```python\nx = 7\n```\n"
-        "\nStill 128, and 60% here.\n<!-- 99 -->\n",
-        encoding="utf-8",
-    )
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
-    with pytest.raises(AssertionError) as failure:
-        check_prose_numbers("p.md", computed={"share": "60%"}, definitions=set())
-    message = str(failure.value)
-    # math counts; inline code, code and comments do not
-    assert "'128' is in the prose, but no test computes it" in message
-    assert "docs/p.md:3: '128' in: Width $d_k = 128$" in message
-    assert "docs/p.md:9: '128' in: Still 128" in message
-    assert "tests/test_page_checks.py" in message  # where to register it
-    assert "'512'" not in message and "'7'" not in message and "'99'" not in message
-    check_prose_numbers("p.md", computed={"share": "60%"}, definitions={"128"})
-    with pytest.raises(AssertionError, match="'61%' is in computed= once"):
-        check_prose_numbers("p.md", computed={"share": "61%"}, definitions={"128"})
-
-
 PAGE = """# A page
 
 Head 2 puts 60% of its budget on *Your*.
 The two heads differ by 0.15 bits or more, and
 the spread is 0.15; no head gives more than 0.16.
 """
+
+
+RESULTS = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
 
 
 def check(computed, definitions=frozenset({"2"}), text=PAGE):
@@ -190,10 +171,26 @@ def failure(computed, definitions=frozenset({"2"}), text=PAGE) -> str:
     return str(raised.value)
 
 
-def test_each_occurrence_of_a_result_needs_its_own_entry(tmp_path, monkeypatch):
+def test_an_unregistered_prose_number_is_named_with_its_line(docs):
+    text = (
+        "# A page\n\nWidth $d_k = 128$ and `512` in code.\n\n```python\nx = 7\n```\n"
+        "\nStill 128, and 60% here.\n<!-- 99 -->\n"
+    )
+    message = failure({"share": "60%"}, definitions=set(), text=text)
+    # math counts; inline code, code and comments do not
+    assert "'128' is in the prose, but no test computes it" in message
+    assert "docs/p.md:3: '128' in: Width $d_k = 128$" in message
+    assert "docs/p.md:9: '128' in: Still 128" in message
+    assert "tests/test_page_checks.py" in message  # where to register it
+    assert "'512'" not in message and "'7'" not in message and "'99'" not in message
+    check({"share": "60%"}, definitions={"128"}, text=text)
+    with pytest.raises(AssertionError, match="'61%' is in computed= once"):
+        check({"share": "61%"}, definitions={"128"}, text=text)
+
+
+def test_each_occurrence_of_a_result_needs_its_own_entry(docs):
     """Numbers matched as a set let "0.15 bits or more" become 0.16 while the
     page also printed 0.15 (the spread) and 0.16 (another result)."""
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
     results = {"share": "60%", "least": "0.15", "spread": "0.15", "most": "0.16"}
     check(results)
     check({**results, "least": "0.15", "spread": "0.15"})  # two labels, one value
@@ -214,8 +211,7 @@ def test_each_occurrence_of_a_result_needs_its_own_entry(tmp_path, monkeypatch):
     assert "docs/p.md:4:" in message and "docs/p.md:5:" in message
 
 
-def test_a_result_with_words_is_tied_to_its_place(tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
+def test_a_result_with_words_is_tied_to_its_place(docs):
     tied = {
         "share": "60%",
         "least": "by 0.15 bits or more",  # found across the line break too
@@ -239,73 +235,60 @@ def test_a_result_with_words_is_tied_to_its_place(tmp_path, monkeypatch):
     check({**tied, "share": "Head 2 puts 60%"}, definitions=set())
 
 
-def test_a_result_cannot_also_be_a_definition(tmp_path, monkeypatch):
+def test_a_result_cannot_also_be_a_definition(docs):
     """A definition is allowed any number of times, so it would hide a change to
     the result with the same number: the result must be tied to its words."""
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
-    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
-    message = failure({**results, "head": "2"})
+    message = failure({**RESULTS, "head": "2"})
     assert "'2' is computed ('head') and also in definitions=" in message
     assert "Tie the result to its words" in message
-    check({**results, "head": "Head 2 puts"}, definitions=set())
+    check({**RESULTS, "head": "Head 2 puts"}, definitions=set())
 
 
-def test_a_definition_the_prose_does_not_have_fails(tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
-    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
-    message = failure(results, definitions={"2", "3"})
+def test_a_definition_the_prose_does_not_have_fails(docs):
+    message = failure(RESULTS, definitions={"2", "3"})
     assert "'3' is in definitions= but not in the prose" in message
     assert "one digit from '3': docs/p.md:3: '2'" in message  # may have been it
     assert "remove it from definitions=" in message
-    message = failure({**results, "head": 2})
+    message = failure({**RESULTS, "head": 2})
     assert "computed['head'] is 2.\n  Give the string the code formats" in message
 
 
-def test_prose_value_reads_the_number_where_the_page_says_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
-    (tmp_path / "p.md").write_text(PAGE, encoding="utf-8")
+def test_prose_value_reads_the_number_where_the_page_says_it(docs):
+    (docs / "p.md").write_text(PAGE, encoding="utf-8")
     assert pages.prose_value("p.md", "differ by {} bits or more") == "0.15"
     assert pages.prose_value("p.md", "puts {} of its") == "60%"
-    assert pages.prose_value("p.md", "by {} bits or more, and the spread is {};") == (
-        "0.15",
-        "0.15",
-    )
+    both = "by {} bits or more, and the spread is {};"
+    assert pages.prose_value("p.md", both) == ("0.15", "0.15")
     with pytest.raises(AssertionError, match="says 'by {} bytes' 0 times"):
         pages.prose_value("p.md", "by {} bytes")
 
 
-def test_a_changed_digit_fails_naming_its_line_unless_definitions_swap(
-    tmp_path, monkeypatch
-):
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
-    (tmp_path / "p.md").write_text(PAGE + "Widths 2 and 3.\n", encoding="utf-8")
-    results = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
-    counts = pages.check_digit_changes("p.md", results, {"2", "3"})
+def test_a_changed_digit_fails_naming_its_line_unless_definitions_swap(docs):
+    (docs / "p.md").write_text(PAGE + "Widths 2 and 3.\n", encoding="utf-8")
+    counts = pages.check_digit_changes("p.md", RESULTS, {"2", "3"})
     # 60% 0.15 0.15 0.16 (2 + 3 + 3 + 3 digits, up and down), Head 2, 2, 3
     assert counts["planted"] == 2 * (11 + 3)
     assert counts["definition to definition"] == 2  # 2 -> 3 and 3 -> 2, line 6
     assert counts["failed"] == 0  # "Head 2" keeps a 2 when the widths' changes
     assert counts["failed naming the line"] == counts["planted"] - 2
     with pytest.raises(AssertionError, match="its own prose fails"):
-        pages.check_digit_changes("p.md", results, {"2"})
+        pages.check_digit_changes("p.md", RESULTS, {"2"})
 
 
 def test_a_page_missing_from_the_nav_or_the_index_names_the_file_to_edit(
-    tmp_path, monkeypatch
+    docs, monkeypatch
 ):
-    (tmp_path / "new.md").write_text("# A new page\n", encoding="utf-8")
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    (docs / "new.md").write_text("# A new page\n", encoding="utf-8")
     with pytest.raises(AssertionError) as failure:
         check_listed("new.md")
-    assert "docs/new.md is not in the site's navigation. Edit mkdocs.yml" in str(
-        failure.value
-    )
-    assert "`- A new page: new.md`" in str(failure.value)
+    message = str(failure.value)
+    assert "docs/new.md is not in the site's navigation. Edit mkdocs.yml" in message
+    assert "`- A new page: new.md`" in message
     monkeypatch.setattr(pages, "nav_pages", lambda: ("new.md",))
-    (tmp_path / "index.md").write_text("# Home\n", encoding="utf-8")
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
     with pytest.raises(AssertionError, match="Edit docs/index.md: add `- \\[A new"):
         check_listed("new.md")
-    (tmp_path / "index.md").write_text("- [A new page](new.md): it.\n")
+    (docs / "index.md").write_text("- [A new page](new.md): it.\n")
     check_listed("new.md")
 
 

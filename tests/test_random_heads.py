@@ -112,10 +112,7 @@ def test_js_divergence_is_zero_for_equal_and_one_bit_for_disjoint_rows():
 
 
 def test_correlation_is_pearsons_per_row():
-    u, v = (
-        torch.randn(3, 36, dtype=torch.float64),
-        torch.randn(3, 36, dtype=torch.float64),
-    )
+    u, v = torch.randn(2, 3, 36, dtype=torch.float64)
     for row in range(3):
         expected = torch.corrcoef(torch.stack([u[row], v[row]]))[0, 1]
         assert correlation(u, v)[row].item() == pytest.approx(expected.item())
@@ -235,11 +232,15 @@ def test_twins_are_separate_tensors_that_stay_bit_for_bit_equal():
     assert symmetry.gap(symmetry.starts["identical"]) == 0.0
 
 
-def test_heads_that_start_different_are_pulled_apart():
-    heads = symmetry.starts["different"]
+def untrained_pair() -> list:
+    """The page's pair of heads that start different, before training."""
     torch.manual_seed(0)
     symmetry.make_head()  # the twins' draw
-    fresh = [symmetry.make_head(), symmetry.make_head()]  # the page's pair, untrained
+    return [symmetry.make_head(), symmetry.make_head()]
+
+
+def test_heads_that_start_different_are_pulled_apart():
+    heads, fresh = symmetry.starts["different"], untrained_pair()
     assert symmetry.js(heads) > 10 * symmetry.js(fresh)
     assert symmetry.gap(heads) > symmetry.gap(fresh)
 
@@ -254,9 +255,8 @@ def test_symmetry_holds_for_other_seeds(seed):
     js_before = symmetry.js(pair)
     symmetry.train(twins)
     symmetry.train(pair)
-    assert not all(
-        torch.equal(p, q) for p, q in zip(head, start, strict=True)
-    )  # training moved them
+    moved = [not torch.equal(p, q) for p, q in zip(head, start, strict=True)]
+    assert any(moved)  # training moved them
     assert all(torch.equal(p, q) for p, q in zip(*twins, strict=True))
     assert symmetry.js(pair) > 10 * js_before
 
@@ -328,10 +328,7 @@ def test_the_page_leads_with_the_real_width_result():
 def prose_numbers() -> dict:
     """check_prose_numbers' registration: each number once per occurrence."""
     rand, linear, gpt2 = toy.values()
-    twins, pair = symmetry.starts.values()
-    torch.manual_seed(0)
-    symmetry.make_head()
-    fresh = [symmetry.make_head(), symmetry.make_head()]
+    pair = symmetry.starts["different"]
     computed = {
         "head 1 vs head 2, bits": [f"{baseline:.3f}"] * 4,  # a yardstick, 4 times
         "rand same top token": [f"{rand[SAME_TOP]:.0%}"] * 2,  # text, summary
@@ -348,22 +345,8 @@ def prose_numbers() -> dict:
         "nn.Linear std at 768": f"{1 / (3 * d_model) ** 0.5:.3f}",
         "pairs on the toy": f"{pairs:,}",
         "pairs at real width": f"{len(x)}",
-        "nn.Linear real spread": f"{real['nn.Linear'][SPREAD]:.2f}",
-        "N(0, 0.02) real spread": f"{real['N(0, 0.02)'][SPREAD]:.2f}",
-        "nn.Linear real from uniform": f"{real['nn.Linear'][UNIFORM]:.2f}",
-        "N(0, 0.02) real from uniform": f"{real['N(0, 0.02)'][UNIFORM]:.2f}",
-        "nn.Linear real correlation": [f"{abs(real['nn.Linear'][CORR]):.3f}"]
-        * 2,  # the lead, the section
-        "N(0, 0.02) real correlation": [f"{abs(real['N(0, 0.02)'][CORR]):.3f}"]
-        * 2,  # the lead, the section
-        "nn.Linear real same top": f"{real['nn.Linear'][SAME_TOP]:.0%}",
-        "N(0, 0.02) real same top": f"{real['N(0, 0.02)'][SAME_TOP]:.0%}",
-        "nn.Linear real JS": [f"{real['nn.Linear'][JS]:.3f}"]
-        * 2,  # the lead, the section
-        "N(0, 0.02) real JS": [f"{real['N(0, 0.02)'][JS]:.3f}"]
-        * 2,  # the lead, the section
         "real JS, rounded": f"{real['nn.Linear'][JS]:.2f}",
-        "pair JS before training": f"{symmetry.js(fresh):.4f}",
+        "pair JS before training": f"{symmetry.js(untrained_pair()):.4f}",
         "pair JS after training": f"{symmetry.js(pair):.4f}",
         "0.02 squared": [f"${0.02**2:.4f}\\, d_\\text{{model}}$"] * 2,
         "N(0, 0.02) std at 3": f"{3 * 0.02**2:.4f}",
@@ -376,6 +359,15 @@ def prose_numbers() -> dict:
         "nn.Linear narrow spread": f"{narrow['nn.Linear'][SPREAD]:.2f}.",
         "N(0, 0.02) narrow spread": f"{narrow['N(0, 0.02)'][SPREAD]:.4f},",
     }
+    for init in ZERO_CENTRED:
+        r = real[init]
+        computed |= {
+            f"{init} real spread": f"{r[SPREAD]:.2f}",
+            f"{init} real from uniform": f"{r[UNIFORM]:.2f}",
+            f"{init} real correlation": [f"{abs(r[CORR]):.3f}"] * 2,  # lead, section
+            f"{init} real same top": f"{r[SAME_TOP]:.0%}",
+            f"{init} real JS": [f"{r[JS]:.3f}"] * 2,  # the lead, the section
+        }
     return dict(
         computed=computed,
         # U(0, 1), mean 0 and variance 1, 1/6 of six tokens, JS between 0 and 1 bit,

@@ -1,10 +1,6 @@
 """Claims on docs/width-and-depth.md: the same width split into more or fewer
 heads, and one head per layer on a residual stream, over the training page's 100
-fresh seeds (make seeds, benchmarks/fresh_seeds.py).
-
-The records are snippets/width_and_depth/design_results.py; the runs behind them
-are saved under .cache/training/ (loaded, or trained once).
-"""
+fresh seeds, recorded in snippets/width_and_depth/design_results.py (make seeds)."""
 
 import copy
 import math
@@ -15,7 +11,7 @@ import torch
 from benchmarks import fresh_seeds
 from snippets.training.ex01_task import D_MODEL, T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
-from snippets.training.ex05_train import accuracy, held_out
+from snippets.training.ex05_train import accuracy, held_out, train_model
 from snippets.training.seed_results import seed_results
 from snippets.width_and_depth.design_results import design_results
 from snippets.width_and_depth.ex04_one_head_per_layer import D_STREAM, OneHeadPerLayer
@@ -117,8 +113,6 @@ def test_the_one_head_designs_miss_the_other_lookup_as_answering_0_would():
 def test_a_fresh_seed_gives_its_record_for_another_design(k):
     """Each sample seed trains one of the five designs that are not the page's
     two (in turn: every design at least once), saved like the others."""
-    from snippets.training.ex05_train import train_model
-
     others = [n for n in fresh_seeds.designs() if n not in ("2 x 2", "1 x 4")]
     seed, name = SAMPLE[k], others[k % len(others)]
     train = runs.saved_training(train_model, fresh_seeds.MODULES[-1])
@@ -159,6 +153,11 @@ def accurate_on_both(name: str) -> int:
     return sum(min(r[:2]) >= claims.TWO_HEADS_MIN_ACCURACY for r in by_design(name))
 
 
+def table_row(name: str) -> tuple[int, int, int]:
+    """Seeds accurate on the previous value, on the largest key, on both."""
+    return accurate_on(name, 0), accurate_on(name, 1), accurate_on_both(name)
+
+
 def test_the_designs_are_the_pages_and_the_records_hold_them_all():
     assert [f"{h} x {d}" for h, d in widths.WIDTHS] == WIDTH_NAMES
     assert list(depth_designs.models) == DEPTH_NAMES
@@ -192,8 +191,7 @@ def test_splitting_the_width_keeps_the_parameters_and_the_multiply_adds():
 
 
 def test_the_width_table_counts_the_records():
-    rows = {n: [accurate_on(n, 0), accurate_on(n, 1), accurate_on_both(n)]
-            for n in WIDTH_NAMES}  # fmt: skip
+    rows = {n: table_row(n) for n in WIDTH_NAMES}
     assert rows["2 x 2"][2] == len(RUNS)  # "in all 100"
     assert rows["1 x 4"][2] == rows["1 x 8"][2] == rows["2 x 1"][2] == 0
     assert 0 < rows["4 x 1"][2] < rows["2 x 2"][2]
@@ -228,24 +226,25 @@ def test_no_head_of_width_1_puts_most_of_its_weight_on_the_previous_position():
     assert min(wide) > claims.ROLE_MIN_ATTENTION
 
 
+def check_panels(fig, names: list[str]) -> None:
+    """One panel per design: its dots (the one line drawn with markers) are its
+    records, and its title counts those accurate on both lookups."""
+    assert len(fig.axes) == len(names)
+    for ax, name in zip(fig.axes, names, strict=True):
+        (dots,) = [line for line in ax.get_lines() if line.get_marker() == "o"]
+        xy = zip(dots.get_xdata(), dots.get_ydata(), strict=True)
+        assert [list(p) for p in xy] == [[r[0], r[1]] for r in by_design(name)]
+        assert ax.get_title() == f"{name}: {accurate_on_both(name)} of {len(RUNS)}"
+
+
 def test_the_width_figure_draws_every_record():
-    axes = width_figure.fig.axes
-    assert len(axes) == len(WIDTH_NAMES)
-    for ax, name in zip(axes, WIDTH_NAMES, strict=True):
-        assert drawn(ax) == [[r[0], r[1]] for r in by_design(name)]
-        n = len(RUNS)
-        assert ax.get_title() == f"{name}: {accurate_on_both(name)} of {n}"
+    check_panels(width_figure.fig, WIDTH_NAMES)
 
 
 # --- heads against depth: one head per layer on a residual stream -----------------
 
 
 def test_the_depth_model_is_as_its_docstring_says():
-    from snippets.width_and_depth.ex04_one_head_per_layer import (
-        D_STREAM,
-        OneHeadPerLayer,
-    )
-
     torch.manual_seed(0)
     model = OneHeadPerLayer(n_layers=2)
     x, _ = make_batch(4, torch.Generator().manual_seed(1))
@@ -290,9 +289,6 @@ def test_layer_2_finds_the_largest_key_through_what_layer_1_wrote():
 
 
 def test_in_seed_0_two_layers_learn_only_the_previous_value():
-    from snippets.training.ex05_train import train_model
-    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
-
     train = runs.saved_training(train_model, fresh_seeds.MODULES[-1])
     run = train(lambda: OneHeadPerLayer(n_layers=2), 0)
     previous, largest = run.test_accuracy.tolist()
@@ -303,11 +299,7 @@ def test_the_depth_table_counts_the_records():
     both = {n: width_rates.accurate(n)[2] for n in DEPTH_NAMES}
     assert both == {n: accurate_on_both(n) for n in DEPTH_NAMES}
     for n in WIDTH_NAMES + DEPTH_NAMES:
-        assert width_rates.accurate(n) == (
-            accurate_on(n, 0),
-            accurate_on(n, 1),
-            accurate_on_both(n),
-        )
+        assert width_rates.accurate(n) == table_row(n)
     assert both["1 layer"] == 0 < both["2 layers"] < both["2 x 2"]
     ok = [r for r in by_design("2 layers") if min(r[:2]) >= 0.85]
     at, after = (sum(r[i] >= claims.ROLE_MIN_ATTENTION for r in ok) for i in (3, 4))
@@ -316,18 +308,8 @@ def test_the_depth_table_counts_the_records():
     assert [by_design("2 layers")[i] for i in depth_rates.on_both] == ok
 
 
-def drawn(ax) -> list[list[float]]:
-    """The dots of a panel: the one line drawn with markers."""
-    (dots,) = [line for line in ax.get_lines() if line.get_marker() == "o"]
-    return [list(xy) for xy in zip(dots.get_xdata(), dots.get_ydata(), strict=True)]
-
-
 def test_the_depth_figure_draws_every_record():
-    axes = depth_figure.fig.axes
-    assert len(axes) == 2
-    for ax, name in zip(axes, ["1 layer", "2 layers"], strict=True):
-        assert drawn(ax) == [[r[0], r[1]] for r in by_design(name)]
-        assert ax.get_title() == f"{name}: {accurate_on_both(name)} of {len(RUNS)}"
+    check_panels(depth_figure.fig, ["1 layer", "2 layers"])
 
 
 def test_alt_split_width_and_depth():
