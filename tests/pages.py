@@ -7,6 +7,7 @@ from __future__ import annotations
 import bisect
 import importlib
 import inspect
+import itertools
 import operator
 import re
 import types
@@ -405,24 +406,14 @@ def digit_changes(page: str):
         if not NUMBER.search(prose[index]):
             continue
         for match in NUMBER.finditer(line):
-            for at in range(match.start(), match.end()):
-                if not line[at].isdigit():
-                    continue
-                for step in (1, 9):
-                    changed = (
-                        line[:at] + str((int(line[at]) + step) % 10) + line[at + 1 :]
-                    )
-                    planted = "\n".join(
-                        [*source[:index], changed, *source[index + 1 :]]
-                    )
-                    if _prose_lines(planted)[index] == prose[index]:
-                        continue  # in inline code or a link: not prose
-                    yield (
-                        index + 1,
-                        match.group(),
-                        changed[match.start() : match.end()],
-                        planted,
-                    )
+            digits = [i for i in range(match.start(), match.end()) if line[i].isdigit()]
+            for at, step in itertools.product(digits, (1, 9)):
+                changed = line[:at] + str((int(line[at]) + step) % 10) + line[at + 1 :]
+                planted = "\n".join([*source[:index], changed, *source[index + 1 :]])
+                if _prose_lines(planted)[index] == prose[index]:
+                    continue  # in inline code or a link: not prose
+                new = changed[match.start() : match.end()]
+                yield index + 1, match.group(), new, planted
 
 
 def check_digit_changes(page: str, computed: dict, definitions: set[str]) -> dict:
