@@ -7,8 +7,9 @@ its last bit (with AVX-512 a row of one-head's weights sums to 0.99999994, with
 AVX2 to exactly 1). Every page runs three times against its output blocks: the
 machine's own set (page_plugin, in the pytest process); `LOWEST`, printed floats
 one ulp down (tests/last_bit.py), in the reader runs (tests/test_reader.py); and
-`AVX2`, one ulp up, in a process of its own (below; `make page` also runs its page
-as the reader runs do, without a build). Pages that train, train again in each.
+`AVX2`, one ulp up, in a process of its own (below; `make page` runs its page this
+way, and as the reader runs do, without a build). A page that trains trains again
+in each run, and must print the same digits.
 
 `MKL_ENABLE_INSTRUCTIONS` restricts MKL on Intel CPUs only (on an AMD EPYC with
 AVX-512 it changed no result); `MKL_CBWR=COMPATIBLE` (MKL's SSE2 branch) applies
