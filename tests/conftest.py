@@ -1,10 +1,7 @@
-"""Session-wide: the site built once for the whole run, each test file's lazy
-snippet modules imported before its first test, and the order in which `make
-test` hands the files to pytest-xdist's workers.
-
-Under xdist each worker collects every test; `--dist loadfile` then hands out
-whole files (a page's blocks share one namespace), in the order set here.
-"""
+"""Session-wide: the site built once for the run, each test file's lazy snippet
+modules imported before its first test, `--page`, and the order in which
+pytest-xdist's workers get the files (`--dist loadfile`: whole files, since a
+page's blocks share one namespace)."""
 
 from __future__ import annotations
 
@@ -49,11 +46,8 @@ def pytest_addoption(parser):
 def for_another_page(item, page: str) -> bool:
     """A check of another page, or one that needs the built site."""
     params = getattr(item, "callspec", None)
-    about = (
-        [str(v) for k, v in params.params.items() if k in ("page", "path")]
-        if params
-        else []
-    )
+    params = params.params if params else {}
+    about = [str(v) for k, v in params.items() if k in ("page", "path")]
     mine = [v for v in about if v == page or f"/{package(page)}/" in v]
     needs_site = "built_site" in getattr(item, "fixturenames", ())
     return needs_site or bool(about and not mine)
@@ -72,8 +66,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="module", autouse=True)
 def snippets_imported(request):
     """A test file's lazy snippet modules (tests/pages.py), imported before its
-    first test, as imports at its top would be: none runs inside a test, under the
-    test's hooks or counters."""
+    first test: none runs inside a test, under the test's hooks or counters."""
     import_lazy(vars(request.module))
 
 

@@ -2,28 +2,19 @@
 does not depend on the reader's CPU.
 
 MKL (matrix products) and ATen (softmax, exp, sums) choose their kernels by the
-CPU's instruction set, and kernels for different sets may round a result
-differently in its last bit: on an Intel CPU with AVX-512, a row of one-head's
-weights sums to 0.99999994, where AVX2 gives exactly 1. The suite runs every
-page three times, each compared with the page's output blocks:
+CPU's instruction set, and two sets' kernels may round a result differently in
+its last bit (with AVX-512 a row of one-head's weights sums to 0.99999994, with
+AVX2 to exactly 1). Every page runs three times against its output blocks: the
+machine's own set (page_plugin, in the pytest process); `LOWEST`, printed floats
+one ulp down (tests/last_bit.py), in the reader runs (tests/test_reader.py); and
+`AVX2`, one ulp up, in a process of its own (below; `make page` runs its page this
+way, and as the reader runs do, without a build). A page that trains trains again
+in each run, and must print the same digits.
 
-- the machine's own set: the pages' blocks in the pytest process (page_plugin);
-- `LOWEST`, with every printed float one ulp down (tests/last_bit.py): the
-  reader runs, each page in a fresh kernel from the built HTML
-  (tests/test_reader.py);
-- `AVX2`, with every printed float one ulp up: one more run of the pages'
-  blocks, in a process of its own (below); `make page` runs its page this way,
-  and also as the reader runs are made, which needs no build.
-
-The pages that print results of training train again in each run, so a run
-trained under another set must print the same digits.
-
-`MKL_ENABLE_INSTRUCTIONS` only restricts MKL on Intel CPUs (on an AMD EPYC with
-AVX-512 it changed no result); `MKL_CBWR=COMPATIBLE` (MKL's conditional
-numerical reproducibility, its SSE2 branch) applies on any x86-64 CPU.
-`ATEN_CPU_CAPABILITY` sets ATen's kernels ("default": no vector instructions).
-On another architecture (Arm) MKL is absent and these settings do nothing; the
-one-ulp shifts still apply.
+`MKL_ENABLE_INSTRUCTIONS` restricts MKL on Intel CPUs only (on an AMD EPYC with
+AVX-512 it changed no result); `MKL_CBWR=COMPATIBLE` (MKL's SSE2 branch) applies
+on any x86-64; `ATEN_CPU_CAPABILITY=default`: ATen without vector instructions.
+On Arm, MKL is absent and these do nothing; the one-ulp shifts still apply.
 """
 
 from __future__ import annotations
@@ -77,8 +68,8 @@ def run_pages(pages: list[str], run: str) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-# Started when the first test of tests/test_cpu_sets.py starts (it runs early,
-# tests/conftest.py), so that they overlap the other files' tests.
+# Started by tests/test_cpu_sets.py's first test (early: tests/conftest.py), to
+# overlap the other files' tests.
 _STARTED: dict[str, Future] = {}
 _POOL = ThreadPoolExecutor(2)
 

@@ -1,28 +1,21 @@
-"""Print every float that another CPU could round differently one unit in the
-last place (ulp) off.
+"""Print every float that another CPU could round differently one ulp off.
 
-Matrix products, reductions, softmax and exp are not correctly rounded: MKL
-and ATen pick their kernels by the CPU's instruction set (AVX-512, AVX2,
-SSE4.2; NEON on Arm), and two kernels may round the same result differently
-in its last bit. A page that prints such a result on a rounding boundary, or
-exactly (`tensor(1.)` for a sum of softmax weights, 0.99999994 on another
-CPU), shows another reader something else. After `shift_printed_values(+1)`
-(or -1), each such float that reaches a page's output, through a tensor's
-repr, `.item()`, `.tolist()` or `float()`, is one ulp larger (or smaller), so
-a printed value that depends on the last bit changes on any machine: the
-suite runs every page once each way (tests/cpu_sets.py).
+Matrix products, reductions, softmax and exp are not correctly rounded, and MKL
+and ATen pick their kernels by the CPU's instruction set: a result on a rounding
+boundary, or printed exactly (a row of softmax weights summing to `tensor(1.)`,
+0.99999994 elsewhere), shows another reader something else. After
+`shift_printed_values(+1)` (or -1) each such float that reaches a page's output
+(a tensor's repr, `.item()`, `.tolist()`, `float()`) is one ulp larger (smaller),
+so a printed value that depends on the last bit changes on any machine.
 
-Which floats: every one that is not a whole number, and a whole number that a
-sum or mean computed from numbers that are not (the sum of a row of weights).
-Other whole numbers are exact on every CPU (counts, one-hot codes, products
-of hand-set integer weights), and so are zeros: they print as they are. So is
-a sum or mean of whole numbers (an accuracy, the mean of 0s and 1s): the sum is
-exact and the division correctly rounded, the same on every CPU. And so is a
-number with at most ten binary places, such as 0.875, 28 right of 32, even after
-it passed through another tensor: an inexact result lands on one by chance about
-once in ten thousand, while counts over powers of two land there every time.
+Shifted: every float that is not a whole number, and a whole number summed or
+averaged from ones that are not. Not shifted, being exact on every CPU: zeros,
+other whole numbers (counts, one-hot codes, hand-set integer weights), a sum or
+mean of whole numbers (the sum is exact, the division correctly rounded), and a
+number with at most ten binary places (0.875, 28 of 32): an inexact result lands
+on one about once in ten thousand, counts over powers of two every time.
 
-This file imports only torch: the reader-run kernels execute its text.
+Imports only torch: the reader-run kernels execute this file's text.
 """
 
 import torch
@@ -57,13 +50,10 @@ def _reduction(original):
 
 
 def _shifted(t, direction):
-    if not t.is_floating_point() or t.requires_grad:
+    if not t.is_floating_point() or t.requires_grad or hasattr(t, "_of_whole_numbers"):
         return t
     with torch.no_grad():
-        away = torch.full_like(t, float("inf") * direction)
-        moved = torch.nextafter(t, away)
-        if hasattr(t, "_of_whole_numbers"):
-            return t
+        moved = torch.nextafter(t, torch.full_like(t, float("inf") * direction))
         few_places = t * 1024 == (t * 1024).trunc()  # whole numbers among them
         keep = few_places & ~torch.tensor(hasattr(t, "_sum_of_fractions"))
         return torch.where(keep | (t == 0), t, moved)

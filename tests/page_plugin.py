@@ -23,14 +23,13 @@ import pytest
 from hooks.pages import DOCS, EXPECTED_OUTPUT, OUTPUT, PYTHON, ROOT, SHELL, Block, read
 
 TALLY = Counter()
-UPDATES: dict[
-    Path, dict[int, str]
-] = {}  # page -> {its code block's first line: output}
+UPDATES: dict[Path, dict[int, str]] = {}  # page -> {a code block's first line: output}
 # Set by `make page` (scripts/check_page.py) for the runs it starts.
 UNDER_MAKE_PAGE = "HEADS_MAKE_PAGE"
 # Set by tests/cpu_sets.py: every printed float one ulp up (+1) or down (-1).
 SHIFT = "HEADS_LAST_BIT"
 GRAD_FN = re.compile(r"grad_fn=<\w*>")
+HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
 def update_hint(page_name: str) -> str:
@@ -68,7 +67,14 @@ class PageError(Exception):
     """A problem with a page's code blocks, reported without a Python traceback."""
 
 
-class PageFile(pytest.File):
+class ReportsPageErrors:
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, PageError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class PageFile(ReportsPageErrors, pytest.File):
     def collect(self):
         try:
             page = read(self.path)
@@ -108,13 +114,8 @@ class PageFile(pytest.File):
             block.output = block.run(self.namespace)
         return item.output
 
-    def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, PageError):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
 
-
-class PageBlock(pytest.Item):
+class PageBlock(ReportsPageErrors, pytest.Item):
     """A code block of a page: a Python block runs in the page's namespace, a
     shell block (a command for the reader's terminal) from the repository root."""
 
@@ -125,14 +126,9 @@ class PageBlock(pytest.Item):
     def run(self, namespace: dict) -> str:
         if self.block.language in SHELL:
             result = subprocess.run(
-                self.block.code,
-                shell=True,
-                executable="/bin/bash",
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
+                ["/bin/bash", "-c", self.block.code],
+                cwd=ROOT, capture_output=True, text=True, timeout=300,
+            )  # fmt: skip
             if result.returncode:
                 raise RuntimeError(f"exit status {result.returncode}\n{result.stderr}")
             return result.stdout
@@ -183,36 +179,25 @@ class PageBlock(pytest.Item):
         )
         first = output.start + 1
         span = f"{first}-{output.end - 1}" if output.end - 1 > first else f"{first}"
+        page = self.where.split(":")[0]
         diff = difflib.unified_diff(
             old,
             new,
-            fromfile=f"{self.where.split(':')[0]}:{span} (output block on the page)",
+            fromfile=f"{page}:{span} (output block on the page)",
             tofile=f"what the code block at line {self.block.start} prints",
         )
-        shift = first - 1  # hunk headers in the page's line numbers
-        hunk = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
-        diff = [
-            hunk.sub(
-                lambda m: (
-                    f"@@ -{int(m[1]) + shift}{m[2] or ''} "
-                    f"+{int(m[3]) + shift}{m[4] or ''} @@"
-                ),
-                h,
-            )
-            for h in diff
-        ]
-        page = self.where.split(":")[0]
+
+        def in_page_lines(hunk: re.Match) -> str:  # a hunk header's line numbers
+            a, b = int(hunk[1]) + first - 1, int(hunk[3]) + first - 1
+            return f"@@ -{a}{hunk[2] or ''} +{b}{hunk[4] or ''} @@"
+
+        diff = [HUNK.sub(in_page_lines, line) for line in diff]
         return (
             f"{page}:{min(first + same, output.end)}: the page's output block does not "
             f"match what the code block at line {self.block.start} prints.\n"
             + "".join(diff)
             + f"\nIf the change is intended, run {update_hint(page)}."
         )
-
-    def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, PageError):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
 
     def reportinfo(self):
         return self.path, self.block.start - 1, self.where
@@ -234,11 +219,8 @@ def pytest_make_collect_report(collector):
     if report.failed and isinstance(collector, pytest.Module):
         missing = MISSING_SNIPPET.search(str(report.longrepr))
         if missing:
-            report.longrepr = (
-                missing_snippet(collector.path, missing[1])
-                + "\n\n"
-                + str(report.longrepr)
-            )
+            advice = missing_snippet(collector.path, missing[1])
+            report.longrepr = f"{advice}\n\n{report.longrepr}"
     return report
 
 
@@ -249,21 +231,16 @@ def missing_snippet(test_file: Path, module: str) -> str:
     line = next((n for n, t in enumerate(lines, 1) if module in t), None)
     parts = module.split(".")
     path = Path(*parts)
-    message = (
-        f"{where}:{line}: imports {module}, but there is no {path}.py"
-        if line
-        else f"{where}: an import it makes needs {module}, but there is no {path}.py"
-    )
+    place = f"{where}:{line}: imports" if line else f"{where}: an import it makes needs"
+    message = f"{place} {module}, but there is no {path}.py"
     if len(parts) > 1:
         folder = ROOT / "snippets" / parts[1]
         page = DOCS / f"{parts[1].replace('_', '-')}.md"
         if not folder.is_dir():
             message += f" (no folder snippets/{parts[1]}/)"
         else:
-            files = sorted(p.name for p in folder.glob("ex*.py"))
-            message += (
-                f"; snippets/{parts[1]}/ holds: {', '.join(files) or 'no exNN file'}"
-            )
+            files = ", ".join(sorted(p.name for p in folder.glob("ex*.py")))
+            message += f"; snippets/{parts[1]}/ holds: {files or 'no exNN file'}"
         if page.is_file():
             message += f" (the snippets of {page.relative_to(ROOT)})"
     return message + ". Import from the file that defines it now."

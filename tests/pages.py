@@ -7,6 +7,8 @@ from __future__ import annotations
 import bisect
 import importlib
 import inspect
+import itertools
+import operator
 import re
 import types
 from dataclasses import dataclass
@@ -27,13 +29,12 @@ SNIPPETS = ROOT / "snippets"
 
 
 class lazy:  # used like a module
-    """The module `name`, imported when one of its names is first used, not now.
+    """The module `name`, imported when one of its names is first used.
 
-    A snippet module computes when imported (it is a page's script). A test file
-    that imports snippets this way costs nothing to collect: under pytest-xdist
-    every worker collects every file, and only the worker that runs it pays.
-    (Not importlib's LazyLoader: collecting looks at every name in a test file,
-    which would import it then, and an error there leaves a half-run module.)"""
+    A snippet module computes when imported, and under pytest-xdist every worker
+    collects every test file: this way only the worker that runs it pays. (Not
+    importlib's LazyLoader: collecting looks at every name in a test file, which
+    would import it then, and an error there leaves a half-run module.)"""
 
     __test__ = False  # pytest: no tests in here
 
@@ -57,16 +58,10 @@ def import_lazy(namespace: dict) -> None:
             value.lazy_module()
 
 
-def expand(path: Path):  # the page read: code_blocks(page), with their .code
-    return read(path)
-
-
-def code_blocks(page) -> list:
-    return page.blocks
-
-
-def language(block) -> str:
-    return block.language
+# a page read (hooks/pages.py), its blocks, a block's language: test_ablation's names
+expand = read
+code_blocks = operator.attrgetter("blocks")
+language = operator.attrgetter("language")
 
 
 def pages() -> list[Path]:
@@ -120,10 +115,9 @@ def _words_pattern(phrase: str, numbers: str | None = None, blanks=False) -> re.
     after = r"(?!\w)" if re.search(f"(?:{edge})$", phrase) else ""
     if not re.match(edge, phrase):
         return re.compile(body + after)
-    # not inside a word or a number: checked after the phrase's first character,
-    # so that the search can jump from one occurrence of that character to the
-    # next (a pattern that starts with a lookbehind is tried at every position:
-    # the one-digit sweeps check hundreds of planted pages with these)
+    # not inside a word or a number: checked after the first character, so that
+    # the search jumps between occurrences of it (a pattern that starts with a
+    # lookbehind is tried at every position, on hundreds of planted pages)
     first = re.escape(phrase[0])
     if phrase[0].isalpha() and body.startswith(first):
         return re.compile(first + r"(?<![\w.]." + ")" + body[len(first) :] + after)
@@ -412,24 +406,14 @@ def digit_changes(page: str):
         if not NUMBER.search(prose[index]):
             continue
         for match in NUMBER.finditer(line):
-            for at in range(match.start(), match.end()):
-                if not line[at].isdigit():
-                    continue
-                for step in (1, 9):
-                    changed = (
-                        line[:at] + str((int(line[at]) + step) % 10) + line[at + 1 :]
-                    )
-                    planted = "\n".join(
-                        [*source[:index], changed, *source[index + 1 :]]
-                    )
-                    if _prose_lines(planted)[index] == prose[index]:
-                        continue  # in inline code or a link: not prose
-                    yield (
-                        index + 1,
-                        match.group(),
-                        changed[match.start() : match.end()],
-                        planted,
-                    )
+            digits = [i for i in range(match.start(), match.end()) if line[i].isdigit()]
+            for at, step in itertools.product(digits, (1, 9)):
+                changed = line[:at] + str((int(line[at]) + step) % 10) + line[at + 1 :]
+                planted = "\n".join([*source[:index], changed, *source[index + 1 :]])
+                if _prose_lines(planted)[index] == prose[index]:
+                    continue  # in inline code or a link: not prose
+                new = changed[match.start() : match.end()]
+                yield index + 1, match.group(), new, planted
 
 
 def check_digit_changes(page: str, computed: dict, definitions: set[str]) -> dict:

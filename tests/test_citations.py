@@ -1,14 +1,10 @@
 """Every citation names its section, table or figure, so that a reader can check it.
 
-CITATIONS lists, page by page, each work the prose cites and where in it the
-page's claims are: a section, a table, a figure, a theorem, the abstract, a
-chapter. The test finds every citation on every page (an author named in the list,
-or any "Name et al." or "Name (2019)") and checks, sentence by sentence, that the
-sentence naming the author also names one of the places listed for it on that page;
-and that every listed place is still cited, so the list stays in step with the
-pages. A citation the list does not know fails, naming its line: add it, with its
-place. Bibliographies (a "## References" section) list works; they are not checked.
-"""
+CITATIONS lists, page by page, the places (section, table, figure, abstract,
+chapter) the prose cites in each author's work. Each sentence that names an
+author (listed, or any "Name et al." or "Name (2019)") names one of its places,
+and each listed place is still cited. Bibliographies ("## References") are not
+checked."""
 
 import re
 
@@ -102,9 +98,8 @@ _SENTENCE_END = re.compile(
 def sentences(page: str) -> list[tuple[int, str]]:
     """(first line, text) of every sentence of the page's prose, outside its
     bibliography, with line breaks folded."""
-    lines = prose_lines(DOCS / page)
     kept, skipping = [], False
-    for line in lines:
+    for line in prose_lines(DOCS / page):
         if line.startswith("## "):
             skipping = line.strip() in ("## References", "## Further reading")
         kept.append("" if skipping else line)

@@ -1,10 +1,8 @@
 """What a page prints does not depend on the reader's CPU (tests/cpu_sets.py):
-every page under AVX2 kernels with printed floats one ulp up; and the shift
-itself changes exactly the values that another CPU could round differently.
-
-Every page again in a second process takes 90 s of one core, half the
-suite's budget: `make cpu-sets` runs it (HEADS_CPU_SETS=1), and .ci/run calls
-that after `make test`. `make page` runs it for its own page, both ways."""
+every page under AVX2 kernels with printed floats one ulp up (90 s of one core,
+half the suite's budget: `make cpu-sets` runs it, and .ci/run; `make page` its
+own page, both ways); and the shift moves exactly what another CPU could round
+otherwise."""
 
 import os
 
@@ -43,10 +41,6 @@ def test_every_page_prints_the_same_under_another_instruction_set(request, run):
     assert shown in done.stdout, done.stdout[-3000:]
 
 
-def printed(*values) -> list[str]:
-    return [str(v) for v in values]
-
-
 def test_the_shift_moves_what_another_cpu_could_round_otherwise():
     weights = torch.tensor([0.3, 0.7])  # sums to exactly 1 here
     counts = torch.tensor([2.0, 3.0])
@@ -54,14 +48,14 @@ def test_the_shift_moves_what_another_cpu_could_round_otherwise():
     hits = torch.tensor([1.0, 1, 1, 0, 1, 1, 1, 1])  # 7 right of 8: 0.875
 
     def show():
-        return printed(
-            weights.sum(),  # a sum of fractions: another CPU may give 0.99999994
-            counts.sum(),  # whole numbers add up exactly everywhere
-            torch.zeros(2),
+        return [
+            str(weights.sum()),  # a sum of fractions: another CPU may give 0.99999994
+            str(counts.sum()),  # whole numbers add up exactly everywhere
+            str(torch.zeros(2)),
             f"{boundary.item():.2f}",
-            weights.tolist(),
+            str(weights.tolist()),
             f"{hits.mean().item():.2f}",  # a mean of whole numbers: exact everywhere
-        )
+        ]
 
     assert show() == [
         "tensor(1.)", "tensor(5.)", "tensor([0., 0.])", "0.13",

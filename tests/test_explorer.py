@@ -35,7 +35,7 @@ def random_settings(n: int, seed: int) -> list[dict]:
             "token": rng.choice(tokens),
             "query": None
             if rng.random() < 0.2
-            else [rng.uniform(-2, 2), rng.uniform(-2, 2)],
+            else [rng.uniform(-2, 2) for _ in range(2)],
             "q_reads": rng.randint(1, 3),
             "k_reads": rng.randint(1, 3),
             "q_scale": rng.uniform(-10, 10),

@@ -174,55 +174,33 @@ def pinned(package: str) -> str:
     return next(p.split("==")[1] for p in pins if p.split("==")[0] == package)
 
 
-def notation_table() -> dict[str, str]:
-    """The notation box's sizes, read from the modules the pages build."""
+def notation_rows() -> dict[str, tuple[int, ...]]:
+    """The notation box's sizes (toy, GPT-2 small), read from the modules the pages
+    build, by the words that end each row's meaning column."""
     from snippets.attention_inputs import inputs
     from snippets.multi_head_attention.ex05_run_module import mha
     from snippets.multi_head_attention.ex06_gpt2_small import gpt2_attn
 
     return {
-        "toy d_model": str(inputs.shape[1]),
-        "toy h": str(mha.num_heads),
-        "toy d_head": str(mha.d_head),
-        "toy h * d_head": str(mha.W_q.weight.shape[0]),
-        "toy T": str(inputs.shape[0]),
-        "GPT-2 d_model": str(gpt2_attn.W_o.weight.shape[0]),
-        "GPT-2 h": str(gpt2_attn.num_heads),
-        "GPT-2 d_head": str(gpt2_attn.d_head),
-        "GPT-2 h * d_head": str(gpt2_attn.W_q.weight.shape[0]),
-    }
-
-
-def notation_rows() -> dict[str, str]:
-    """check_prose_numbers' registration of the box: each row's sizes, tied to
-    the words of its row (test_the_notation_box_shows_the_modules_sizes checks
-    each cell)."""
-    n = notation_table()
-    return {
-        "d_model row": f"per token | {n['toy d_model']} | {n['GPT-2 d_model']} |",
-        "h row": f"one layer | {n['toy h']} | {n['GPT-2 h']} |",
-        "d_head row": f"/h$ | {n['toy d_head']} | {n['GPT-2 d_head']} |",
-        "h * d_head row": f"$W_o$ | {n['toy h * d_head']} | {n['GPT-2 h * d_head']} |",
-        "T row": f"in a sequence | {n['toy T']} |",
+        "per token": (inputs.shape[1], gpt2_attn.W_o.weight.shape[0]),  # d_model
+        "one layer": (mha.num_heads, gpt2_attn.num_heads),  # h
+        "/h$": (mha.d_head, gpt2_attn.d_head),  # d_head
+        "$W_o$": (mha.W_q.weight.shape[0], gpt2_attn.W_q.weight.shape[0]),
+        "in a sequence": (inputs.shape[0],),  # T, the toy's only
     }
 
 
 def test_the_notation_box_shows_the_modules_sizes():
-    sizes = notation_table()
     rows = [line for line in INDEX.split("\n") if line.startswith("| $")]
-    cells = [[c.strip() for c in row.strip("|").split("|")] for row in rows]
-    assert [c[2:] for c in cells] == [
-        [sizes["toy d_model"], sizes["GPT-2 d_model"]],
-        [sizes["toy h"], sizes["GPT-2 h"]],
-        [sizes["toy d_head"], sizes["GPT-2 d_head"]],
-        [sizes["toy h * d_head"], sizes["GPT-2 h * d_head"]],
-        [sizes["toy T"], ""],
-    ]
+    cells = [[c.strip() for c in row.strip("|").split("|")][2:] for row in rows]
+    sizes = [[str(n) for n in row] for row in notation_rows().values()]
+    assert cells == [row + [""] * (2 - len(row)) for row in sizes]  # T: GPT-2's blank
 
 
 def test_prose_numbers():
     computed = {name: pinned(name) for name in ("torch", "matplotlib", "transformers")}
-    computed.update(notation_rows())
+    for words, sizes in notation_rows().items():  # each row, tied to its words
+        computed[f"{words} row"] = f"{words} | " + " | ".join(map(str, sizes)) + " |"
     computed["fresh seeds"] = f"{len(seed_results['runs']['seeds'])} seeds that nobody"
     computed["random pairs on the toy"] = f"over {pairs:,} random"
     # the numbers in the pages' titles, which the index links by title (each

@@ -9,16 +9,15 @@ import pytest
 
 from hooks.pages import ROOT
 
+BIOME = ROOT / "node_modules/.bin/biome"
+LINTERS = {
+    "ruff check": [sys.executable, "-m", "ruff", "check"],
+    "ruff format": [sys.executable, "-m", "ruff", "format", "--check"],
+    "biome check": [str(BIOME), "check", "--diagnostic-level=warn"],
+}
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        [sys.executable, "-m", "ruff", "check"],
-        [sys.executable, "-m", "ruff", "format", "--check"],
-        [str(ROOT / "node_modules/.bin/biome"), "check", "--diagnostic-level=warn"],
-    ],
-    ids=["ruff check", "ruff format", "biome check"],
-)
+
+@pytest.mark.parametrize("command", LINTERS.values(), ids=list(LINTERS))
 def test_lint(command):
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

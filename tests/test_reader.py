@@ -1,20 +1,12 @@
 """What a reader copies runs: every page of the built site, as the reader gets it.
 
-A reader of the hosted site has PyTorch, not this repository. For every page of the
-suite's strict build this takes the code of each block exactly as the copy button
-copies it (the text of the block's `<code>`, without the line-number anchors), and
-the notebook the page offers for download (`notebooks/<page>.ipynb`), and checks:
-
-- the notebook's code cells are the page's blocks, in order, character for
-  character, and its saved outputs are the page's output blocks;
-- run in a fresh Jupyter kernel whose working folder is an empty temporary folder
-  outside the repository, where `snippets` cannot be imported, every block runs and
-  prints exactly the output block shown after it in the HTML (and a block with no
-  output block prints nothing).
-
-So the page's blocks, pasted in order into one fresh Python session, and the
-downloaded notebook, give what the page shows. A failure names the page, the block
-(with its line in docs/) and the difference.
+A reader has PyTorch, not this repository. For each page of the strict build, the
+code of each block as the copy button copies it, and the notebook the page offers
+(`notebooks/<page>.ipynb`): the notebook's code cells and saved outputs are the
+page's blocks and output blocks; and run in a fresh Jupyter kernel, in an empty
+folder outside the repository (no `snippets` to import), every block prints
+exactly its output block in the HTML (nothing, if it has none). A failure names
+the page, the block's line in docs/ and the difference.
 """
 
 from __future__ import annotations
@@ -41,15 +33,12 @@ from tests.pages import pages
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours in IPython's tracebacks
 PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]
 
-# Run in the kernel before the page's first block (not part of the notebook): the
-# reader's situation, checked rather than assumed.
-# It also checks the kernel runs torch on one thread, with the lowest instruction
-# set's kernels (tests/cpu_sets.py): the pages' own tests run them on the machine's
-# default, so every output is checked on both (thread counts change how sums are
-# split, kernels how they round, which must not show in any printed digit). And
-# from here on the kernel prints every float another CPU could round differently
-# one ulp lower (tests/last_bit.py). All of it in a function: it leaves no name in
-# the kernel's namespace that a page could use without defining it.
+# Run before the page's first block, not part of the notebook: the reader's
+# situation, checked rather than assumed; one thread and the lowest instruction
+# set (the pages' own tests run the machine's default, and thread counts and
+# kernels must not show in a printed digit: tests/cpu_sets.py); every float another
+# CPU could round differently printed one ulp lower (tests/last_bit.py). In a
+# function, so that it leaves no name a page could use without defining it.
 LAST_BIT = (Path(__file__).parent / "last_bit.py").read_text(encoding="utf-8")
 ISOLATION_CHECK = f"""\
 def check_and_shift():
@@ -64,7 +53,6 @@ def check_and_shift():
     last_bit = {{}}
     exec({LAST_BIT!r}, last_bit)
     last_bit["shift_printed_values"](-1)
-
 
 check_and_shift()
 del check_and_shift
@@ -82,11 +70,6 @@ class Block:
 class Result:
     outputs: list[str] = field(default_factory=list)  # what each block printed
     error: str = ""
-
-
-def copied_text(div) -> str:
-    """What Material's copy button copies: the code's text, trailing space trimmed."""
-    return div.find("code").get_text().rstrip()
 
 
 def html_blocks(html: str, page: str) -> list[Block]:
@@ -109,7 +92,7 @@ def html_blocks(html: str, page: str) -> list[Block]:
             text = div.find("code").get_text()
             last.output = text if text.endswith("\n") or not text else text + "\n"
             continue
-        last = Block(copied_text(div))
+        last = Block(div.find("code").get_text().rstrip())  # the copy button's
         if {f"language-{lang}" for lang in PYTHON} & classes:
             blocks.append(last)
     lines = [block.start for block in read(page).python()]
@@ -131,17 +114,14 @@ def run_notebook(nb, folder: Path) -> Result:
     check = nbformat.v4.new_code_cell(ISOLATION_CHECK)
     cells = [check] + [c for c in nb.cells if c.cell_type == "code"]
     run = nbformat.v4.new_notebook(cells=cells, metadata=nb.metadata)
+    resources = {"metadata": {"path": str(folder)}}
     client = NotebookClient(
-        run,
-        timeout=600,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(folder)}},
+        run, timeout=600, kernel_name="python3", resources=resources
     )
     result = Result()
     if len(cells) == 1:
         return result  # no code on the page (the index): no kernel to start
-    # The kernel's own log (not its cells' output, which comes as messages): kept
-    # off the terminal, and shown if a block fails.
+    # the kernel's own log (its cells' output comes as messages): shown on failure
     with (
         tempfile.TemporaryFile("w+") as log,
         client.setup_kernel(env=env, cwd=str(folder), stderr=log),
@@ -172,10 +152,9 @@ def printed(cell) -> str:
     return text
 
 
-# The runs take a while (every page's code, in its own kernel), so they start in the
-# background when the first of these tests starts (under pytest-xdist it runs
-# first, tests/conftest.py), two at a time, the slowest pages first, and overlap
-# the tests that run in this process; each test waits for its page.
+# The runs (every page in its own kernel) take a while: they start in the
+# background with this file's first test (first under xdist: tests/conftest.py),
+# two at a time, slowest pages first; each test waits for its page.
 _RUNS: dict[str, Future] = {}
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
 SLOWEST = ["training.md", "ablation.md", "real-model.md", "random-heads.md"]
@@ -241,11 +220,9 @@ def test_the_page_runs_as_the_reader_copies_it(site, page):
             )
             failures.append(diff or f"block {number}: {actual!r} != {expected!r}")
     if result.error:
-        where = (
-            blocks[len(result.outputs)] if len(result.outputs) < len(blocks) else None
-        )
-        line = f"docs/{page}:{where.line} " if where else f"docs/{page} "
-        failures.append(f"{line}raised, run outside the repository:\n{result.error}")
+        ran = len(result.outputs)
+        at = f"docs/{page}:{blocks[ran].line}" if ran < len(blocks) else f"docs/{page}"
+        failures.append(f"{at} raised, run outside the repository:\n{result.error}")
     assert not failures, "\n".join(failures)
 
 
@@ -254,14 +231,11 @@ def test_the_page_runs_as_the_reader_copies_it(site, page):
 
 def test_an_import_from_the_repository_fails_outside_it_naming_the_block(tmp_path):
     """The pytest process can import `snippets`; the reader's kernel cannot."""
-    nb = nbformat.v4.new_notebook(
-        cells=[
-            nbformat.v4.new_code_cell(
-                "import torch\nprint(1, torch.tensor([0.25, 0.75]).sum())"
-            ),
-            nbformat.v4.new_code_cell("from snippets.attention_inputs import inputs"),
-        ]
-    )
+    cells = [
+        "import torch\nprint(1, torch.tensor([0.25, 0.75]).sum())",
+        "from snippets.attention_inputs import inputs",
+    ]
+    nb = nbformat.v4.new_notebook(cells=[*map(nbformat.v4.new_code_cell, cells)])
     result = run_notebook(nb, tmp_path)
     # and a sum of fractions that is exactly 1 prints one ulp lower there
     assert result.outputs == ["1 tensor(1.0000)\n"]
@@ -280,40 +254,39 @@ SITE_URL = "https://h.io/heads/"
 
 
 def test_prose_and_syntax_become_plain_markdown():
-    lines = [
-        '??? example "From earlier pages"',
-        "",
-        "    ```python",
-        "    x = 1",
-        "    ```",
-        "",
-        "[Next](second-head.md#a-hand-set-head){ .md-button }",
-        "![A figure](assets/figures/f.svg){ .heads-figure }",
-        '*a [notebook](notebooks/p.ipynb){ download="p.ipynb" }.*',
-        "<!--pytest.mark.skip(reason='x')-->",
-        "```bash",
-        "make serve",
-        "```",
-    ]
-    text, outputs, n_python = plain_markdown(
-        "\n".join(lines), "https://h.io/heads/", "."
-    )
+    page = """\
+??? example "From earlier pages"
+
+    ```python
+    x = 1
+    ```
+
+[Next](second-head.md#a-hand-set-head){ .md-button }
+![A figure](assets/figures/f.svg){ .heads-figure }
+*a [notebook](notebooks/p.ipynb){ download="p.ipynb" }.*
+<!--pytest.mark.skip(reason='x')-->
+```bash
+make serve
+```"""
+    text, outputs, n_python = plain_markdown(page, SITE_URL, ".")
     assert n_python == 1 and outputs == {}
-    assert text.split("\n") == [
-        "**From earlier pages**",
-        "",
-        "",
-        "```python",
-        "x = 1",
-        "```",
-        "",
-        "[Next](https://h.io/heads/second-head/#a-hand-set-head)",
-        "![A figure](https://h.io/heads/assets/figures/f.svg)",
-        "*a [notebook](https://h.io/heads/notebooks/p.ipynb).*",
-        "```console",
-        "make serve",
-        "```",
-    ]
+    assert (
+        text
+        == """\
+**From earlier pages**
+
+
+```python
+x = 1
+```
+
+[Next](https://h.io/heads/second-head/#a-hand-set-head)
+![A figure](https://h.io/heads/assets/figures/f.svg)
+*a [notebook](https://h.io/heads/notebooks/p.ipynb).*
+```console
+make serve
+```"""
+    )
 
 
 def test_the_glossary_becomes_a_list_of_the_terms_a_notebook_uses():
@@ -322,13 +295,7 @@ def test_the_glossary_becomes_a_list_of_the_terms_a_notebook_uses():
     text = "Heads are scored in BLEU.\n```python\nFLOPs = 2  # code, not prose\n```\n"
     text, _, n_python = plain_markdown(text, SITE_URL, ".")
     assert n_python == 1
-    assert text.split("\n") == [
-        "Heads are scored in BLEU.",
-        "```python",
-        "FLOPs = 2  # code, not prose",
-        "```",
-        "",
-        "**Terms used on this page**",
-        "",
-        f"- **BLEU**: {glossary()['BLEU']}",
-    ]
+    assert text == (
+        "Heads are scored in BLEU.\n```python\nFLOPs = 2  # code, not prose\n```\n"
+        f"\n**Terms used on this page**\n\n- **BLEU**: {glossary()['BLEU']}"
+    )

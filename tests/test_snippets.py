@@ -19,12 +19,8 @@ def module_name(path):
 
 @functools.cache
 def included_files():
-    return {
-        file.resolve()
-        for page in pages()
-        for b in read(page).blocks
-        for file in b.includes
-    }
+    blocks = [block for page in pages() for block in read(page).blocks]
+    return {file.resolve() for block in blocks for file in block.includes}
 
 
 @pytest.mark.parametrize("path", FILES, ids=module_name)

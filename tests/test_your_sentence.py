@@ -1,7 +1,6 @@
 """Claims on docs/your-sentence.md: the model the browser runs (hooks/live_model.py)
-against PyTorch (snippets/your_sentence/ex01_reference.py), its cache, its size,
-and the numbers the page states. The page itself, in Chromium, against PyTorch:
-tests/browser/test_your_sentence.py."""
+against PyTorch (snippets/your_sentence/ex01_reference.py), its cache and size.
+The page in Chromium against PyTorch: tests/browser/test_your_sentence.py."""
 
 from __future__ import annotations
 
@@ -90,10 +89,7 @@ def test_the_download_fits_the_goal(sizes):
 
 
 def test_a_build_with_the_model_saved_exports_nothing(monkeypatch, folder):
-    def build(path):
-        raise AssertionError("exported again")
-
-    monkeypatch.setattr(live_model, "build", build)
+    monkeypatch.setattr(live_model, "build", lambda path: pytest.fail("exported"))
     assert live_model.built() == folder
 
 
@@ -163,20 +159,8 @@ def test_prose_numbers(error, sizes):
                 for words in ("a line", "the previous-token head")
             ],
         },
-        definitions={
-            "72",
-            "6",
-            "12",
-            "0",
-            "1",
-            "8",
-            "32",
-            "64",  # the model, the switches
-            "24",  # the real-model page's sentences
-            "256",  # SHA-256
-            "0.05",
-            "99%",
-            "0.999",
-            "0.005",  # what the browser test holds it to
-        },  # fmt: skip
+        # the model and the switches; the real-model page's 24 sentences; SHA-256;
+        # what the browser test holds it to
+        definitions={"72", "6", "12", "0", "1", "8", "32", "64"}
+        | {"24", "256", "0.05", "99%", "0.999", "0.005"},
     )
