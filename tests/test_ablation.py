@@ -1,9 +1,6 @@
-"""Claims on docs/ablation.md: heads removed, in the trained toy and in
-all-MiniLM-L6-v2, and the figures that show it.
-
-The toy models are the training page's saved runs (loaded, or trained once); the
-page's own blocks, run as a reader runs them, train them again.
-"""
+"""Claims on docs/ablation.md: heads removed, in the trained toy (the training
+page's saved runs; the page's own blocks train them again) and in
+all-MiniLM-L6-v2, and the figures that show it."""
 
 import copy
 import importlib.util
@@ -19,15 +16,7 @@ from snippets.real_model.ex01_weights import SHA256
 from snippets.training.ex05_train import accuracy
 from snippets.training.ex05_train import held_out as toy_held_out
 from snippets.training.seed_results import seed_results
-from tests.pages import (
-    DOCS,
-    PYTHON,
-    check_prose_numbers,
-    code_blocks,
-    expand,
-    language,
-    lazy,
-)
+from tests.pages import DOCS, PYTHON, check_prose_numbers, lazy, read
 
 # Imported before this file's first test, not while collecting (tests/pages.py):
 # they train, and run the real model.
@@ -63,12 +52,27 @@ KEY_WORDS = ["bank", "match", "light", "fair", "bark", "seal", "pitch", "watch"]
 
 def page_code() -> list[str]:
     """The page's Python blocks after snippet expansion, as a reader gets them."""
-    page = expand(DOCS / PAGE)
-    return [b.code for b in code_blocks(page) if language(b) in PYTHON]
+    return [b.code for b in read(DOCS / PAGE).blocks if b.language in PYTHON]
 
 
 def hooks_on(module) -> int:
     return len(module._forward_pre_hooks) + len(module._forward_hooks)
+
+
+def inputs_to(projection, run, removed: list[int], d_head: int, mean=None):
+    """What `projection` receives as `run()` runs whole, then with the heads
+    `removed` (heads_removed, with `mean`); and what run() returned then."""
+    seen = []
+    grab = projection.register_forward_hook(lambda m, args, out: seen.append(args[0]))
+    try:
+        with torch.no_grad():
+            run()
+            with removal.heads_removed({projection: removed}, d_head, mean):
+                out = run()
+    finally:
+        grab.remove()
+    whole, cut = seen
+    return whole, cut, out
 
 
 # --- removing a head ------------------------------------------------------------------
@@ -86,14 +90,7 @@ def test_the_saved_toy_models_are_the_ones_the_page_trains():
 
 def test_removing_a_head_zeroes_exactly_its_slice_of_the_context():
     toy = toys.models[0]
-    seen = []
-    grab = toy.W_o.register_forward_hook(lambda m, args, out: seen.append(args[0]))
-    with torch.no_grad():
-        toy(x)
-        with removal.heads_removed({toy.W_o: [1]}, toy.d_head):
-            out = toy(x)[0]
-    grab.remove()
-    whole, cut = seen
+    whole, cut, out = inputs_to(toy.W_o, lambda: toy(x)[0], [1], toy.d_head)
     assert torch.equal(cut[..., :2], whole[..., :2])  # head 1's columns kept
     assert (cut[..., 2:] == 0).all() and (whole[..., 2:] != 0).any()  # head 2's zeroed
     # the same as deleting head 2's columns from W_o's weight
@@ -170,14 +167,7 @@ def test_seed_3_zeroing_moves_every_previous_token_answer_by_one_amount():
 def test_mean_ablation_sets_the_heads_columns_to_their_mean():
     toy = toys.models[0]
     mean = toy_table.context_mean(toy)
-    seen = []
-    grab = toy.W_o.register_forward_hook(lambda m, args, out: seen.append(args[0]))
-    with torch.no_grad():
-        toy(x)
-        with removal.heads_removed({toy.W_o: [1]}, toy.d_head, mean):
-            toy(x)
-    grab.remove()
-    whole, cut = seen
+    whole, cut, _ = inputs_to(toy.W_o, lambda: toy(x), [1], toy.d_head, mean)
     torch.testing.assert_close(mean, whole.mean(dim=(0, 1)))
     assert torch.equal(cut[..., :2], whole[..., :2])
     assert (cut[..., 2:] == mean[2:]).all()
@@ -250,9 +240,8 @@ def test_pairs_accuracy_counts_a_wrong_nearest_sentence():
 
 
 def test_the_hook_zeroes_exactly_one_heads_32_columns_which_are_its_output():
-    assert (
-        (columns.layer, columns.head) == columns.known_heads["previous-token"] == (0, 2)
-    )
+    at = (columns.layer, columns.head)
+    assert at == columns.known_heads["previous-token"] == (0, 2)
     assert columns.changed == list(range(64, 96))
     assert (columns.cut[..., 64:96] == 0).all()
     torch.testing.assert_close(
@@ -262,14 +251,8 @@ def test_the_hook_zeroes_exactly_one_heads_32_columns_which_are_its_output():
 
 @pytest.mark.parametrize("layer, head", [(3, 0), (5, 11)])
 def test_the_hook_zeroes_exactly_one_heads_columns_in_other_layers(layer, head):
-    seen = []
     dense = data.projections[layer]
-    grab = dense.register_forward_hook(lambda m, args, out: seen.append(args[0]))
-    data.embed()
-    with removal.heads_removed({dense: [head]}, data.head_dim):
-        data.embed()
-    grab.remove()
-    whole, cut = seen
+    whole, cut, _ = inputs_to(dense, data.embed, [head], data.head_dim)
     changed = (whole != cut).any(dim=(0, 1)).nonzero().flatten().tolist()
     assert changed == list(range(32 * head, 32 * head + 32))
 
@@ -290,18 +273,12 @@ def test_single_head_removals():
 
 
 def mean_ablation_changes():
-    """1 - similarity with each head's output replaced by its mean over the
-    sentences' tokens (mean ablation), instead of zeros: (layers, heads)."""
-    contexts = {}  # what each output projection receives in the full model
-
-    def record(layer):
-        def hook(projection, args):
-            contexts[layer] = args[0].clone()
-
-        return hook
-
+    """singles.change with each head's output set to its mean over the
+    sentences' tokens (mean ablation) instead of zeros: (layers, heads)."""
+    contexts = []  # what each output projection receives in the full model
     handles = [
-        p.register_forward_pre_hook(record(i)) for i, p in enumerate(data.projections)
+        p.register_forward_pre_hook(lambda m, args: contexts.append(args[0].clone()))
+        for p in data.projections
     ]
     data.embed()
     for handle in handles:
@@ -309,20 +286,10 @@ def mean_ablation_changes():
     tokens = data.batch["attention_mask"].bool()  # padding left out of the mean
     change = torch.zeros(data.n_layers, data.n_heads)
     for layer, projection in enumerate(data.projections):
+        mean = contexts[layer][tokens].mean(dim=0)  # (heads * head_dim,)
         for head in range(data.n_heads):
-            columns = slice(head * data.head_dim, (head + 1) * data.head_dim)
-            mean = contexts[layer][..., columns][tokens].mean(dim=0)  # (32,)
-
-            def replace(projection, args, columns=columns, mean=mean):
-                context = args[0].clone()
-                context[..., columns] = mean
-                return (context,)
-
-            handle = projection.register_forward_pre_hook(replace)
-            try:
+            with removal.heads_removed({projection: [head]}, data.head_dim, mean):
                 change[layer, head] = 1 - singles.similarity(singles.embed_from(layer))
-            finally:
-                handle.remove()
     return change
 
 
@@ -589,10 +556,8 @@ def test_the_known_heads_are_the_real_model_pages():
     assert list(columns.known_heads.values()) == [
         found.best[p] for p in found.patterns[:3]
     ]
-    assert (
-        found.patterns[:2] == ["previous token", "next token"]
-        and "[CLS]" in found.patterns[2]
-    )
+    assert found.patterns[:2] == ["previous token", "next token"]
+    assert "[CLS]" in found.patterns[2]
 
 
 def test_pruning_figure_is_drawn_from_the_curves():
@@ -646,9 +611,6 @@ def test_page_cites_the_papers_and_says_it_measures_a_proxy():
 def test_the_real_model_page_points_onward_to_this_page():
     lines = (DOCS / "real-model.md").read_text(encoding="utf-8").strip().split("\n")
     assert "](ablation.md)" in lines[-1]
-
-
-CROSSINGS = ("crossing", "crossing, mean")  # zeroed, mean ablation
 
 
 def baseline_numbers() -> dict:

