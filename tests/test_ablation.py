@@ -613,13 +613,91 @@ def test_the_real_model_page_points_onward_to_this_page():
     assert "](ablation.md)" in lines[-1]
 
 
+def toy_numbers() -> dict:
+    """ "In the toy": seed 0's table, seed 3 zeroed, the training page's seeds."""
+    seed0 = toy_table.ablation_table(toys.models[0])
+    (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
+    seed_3_zeroed = toy_table.lookup_accuracy(toys.models[3], [0])[0]
+    shift, _ = seed_3_shift()
+    tolerance = signature(accuracy).parameters["tol"].default
+    fresh_runs = fresh_seeds.records(seed_results["runs"]).values()
+    zeroed = sum(r["crossing"] for r in fresh_runs)
+    to_mean = sum(r["crossing, mean"] for r in fresh_runs)
+    return {
+        "broken largest-key lookup": f"{l1:.2f}",
+        "kept previous-token lookup": f"{p1:.2f}",
+        "broken previous-token lookup": f"{p2:.2f}",
+        "kept largest-key lookup": f"{l2:.2f}",
+        "seed 3, zeroed, previous-token lookup": f"down to {seed_3_zeroed:.2f}.",
+        "seed 3's shift": (
+            f"about {shift.abs().mean():.2f}, which is more than the {tolerance}"
+        ),
+        "fresh seeds": [f"{len(fresh_runs)}"] * 2,
+        "crossing, zeroed": f"holds in {zeroed} with each",
+        "crossing, mean": [f"in {to_mean} with its mean", f"in {to_mean} of"],
+    }
+
+
+def single_head_numbers() -> dict:
+    """The real model, its heads removed one at a time; the known heads."""
+    change, rank, known = singles.change, ranking.rank, columns.known_heads
+    n_layers, n_heads = change.shape
+    below = (change < singles.SMALL).sum()
+    dark = divmod(change.argmax().item(), n_heads)  # the darkest cell
+    previous = known["previous-token"]
+    return {
+        # the heading, "now all 72 heads", the alt text's "share of the 72"
+        "heads": [f"{change.numel()}"] * 3,
+        "head width": [f"{data.head_dim}", f"the third block of {data.head_dim}"],
+        "the head's columns": (
+            f"indices {columns.changed[0]} to {columns.changed[-1]}, as Python "
+            "numbers them"
+        ),
+        "context width": f"{data.head_dim * 12}",
+        "pairs": f"{data.n // 2}",
+        "couples": f"in {len(data.COUPLES)} couples",
+        "sentences": [f"{data.n}"] * 2,  # "with 32 sentences", the note
+        # alt text, text, "how small is a change of", "a head below", summary
+        "small change": [f"{singles.SMALL}"] * 5,
+        "heads below it, of all": [  # the text, the summary
+            f"for {below} of the {change.numel()}",
+            f"{below} of the {change.numel()} single",
+        ],
+        "heads above it": f"The {(change >= singles.SMALL).sum()} heads above",
+        # the alt text of the heatmap, counting from 1 (test_alt_heatmap)
+        "pale layers": f"Every cell of layers 1 to {n_layers - 1} is pale",
+        "last layer": f"the last layer, layer {change.mean(dim=1).argmax() + 1},",
+        "darkest head": f"its head {dark[1] + 1} is the darkest cell",
+        "framed heads": [
+            f"{name.removeprefix('[CLS] ')} head (layer {at[0] + 1}, head {at[1] + 1})"
+            for name, at in known.items()
+        ],
+        "the sink heads' layers": f"in layers 1 to {n_layers - 1}, the heads",
+        "the index of the previous-token head": (
+            f"so layer {previous[0] + 1} head {previous[1] + 1} is index"
+        ),
+        "pairs without one head, lowest": f"{singles.accuracy_without.min():.2f}",
+        "pairs without one head, highest": f"{singles.accuracy_without.max():.2f}",
+        "previous-token head rank, of all": (
+            f"ranks {rank[previous]} of {change.numel()}"
+        ),
+        "next-token head rank": f"{rank[known['next-token']]}",
+        "sink head rank": f"{rank[known['[CLS] sink']]}",
+        "previous-token head change": f"{change[previous]:.4f}",
+        "sink heads, mean change": f"{ranking.early[ranking.sinks].mean():.4f}",
+        "other heads, mean change": f"{ranking.early[~ranking.sinks].mean():.4f}",
+    }
+
+
 def baseline_numbers() -> dict:
-    """The prose about the two baselines (snippets/ablation/ex07b_whole_layers.py)."""
+    """The two baselines (snippets/ablation/ex07b_whole_layers.py)."""
     whole, kept = baselines.whole, baselines.alone[range(6), baselines.best]
     early = slice(0, 5)  # layers 1 to 5
     return {
-        "heads of a layer": [f"remove all {data.n_heads} heads",
-                             f"each of its {data.n_heads} heads"],
+        "heads of a layer": [
+            f"remove all {data.n_heads} heads",
+            f"each of its {data.n_heads} heads",
+        ],
         "early layers": [
             f"In layers 1 to {data.n_layers - 1}, removing",
             f"attention in layers 1 to {data.n_layers - 1} look",
@@ -628,111 +706,53 @@ def baseline_numbers() -> dict:
         ],
         "whole layer, least": f"{whole[early, 0].min():.4f}",
         "whole layer, most": [f"{whole[early, 0].max():.4f}"] * 2,
-        "whole layer, pairs": f"between {whole[early, 1].min():.2f} and "
-                              f"{whole[early, 1].max():.2f}",
+        "whole layer, pairs": (
+            f"between {whole[early, 1].min():.2f} and {whole[early, 1].max():.2f}"
+        ),
         "best head, least": f"{kept[early, 0].min():.4f}",
         "best head, most": [f"{kept[early, 0].max():.4f}"] * 2,
         "layer 6, whole": f"{whole[5, 0]:.4f}",
         "layer 6, best head": f"{kept[5, 0]:.4f}",
-    }  # fmt: skip
+    }
+
+
+def pruning_numbers() -> dict:
+    """Pruning many heads at once, and the pairs task with no attention left."""
+    g, r = pruning.greedy_curve[half()], pruning.random_curve[half()]
+    none, full = pruning.none_left, data.full
+    return {
+        "greedy similarity at half": [f"{g[0]:.3f}"] * 2,  # text, summary
+        "random similarity at half": [f"{r[0]:.3f}"] * 2,
+        "greedy pairs at half": f"{g[1]:.2f}",
+        "random pairs at half": f"{r[1]:.2f}",
+        "held-out sentences": f"{len(held_out.sentences)}",
+        "held-out greedy": [f"{held_out.held_out_greedy:.3f}"] * 2,
+        "held-out random": f"{held_out.held_out_random:.3f}",
+        "one sentence of the pairs task": f"{1 / data.n:.2f}",
+        "no attention, unrelated": f"{data.pairs_accuracy(none, False):.2f}",
+        # the alt text, the text
+        "no attention, look-alikes": [f"{data.pairs_accuracy(none):.2f}"] * 2,
+        "full model, unrelated": f"{data.pairs_accuracy(full, False):.2f}",
+        # the text, the pruning alt text, "where the full model scores"
+        "full model, look-alikes": [f"{data.pairs_accuracy(full):.2f}"] * 3,
+        "no attention, similarity": f"{pruning.greedy_curve[-1, 0]:.2f}",
+        "no attention, similarity (3 places)": f"{pruning.greedy_curve[-1, 0]:.3f}",
+    }
 
 
 def test_prose_numbers():
-    seed0 = toy_table.ablation_table(toys.models[0])
-    (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
-    change = singles.change
-    rank = ranking.rank
-    g, r = pruning.greedy_curve[half()], pruning.random_curve[half()]
-    none = pruning.none_left
-    known = columns.known_heads
-    n_layers, n_heads = change.shape
-    dark = divmod(change.argmax().item(), n_heads)  # the darkest cell
-    seed_3_zeroed = toy_table.lookup_accuracy(toys.models[3], [0])[0]
-    shift, _ = seed_3_shift()
-    tolerance = signature(accuracy).parameters["tol"].default
-    fresh_runs = fresh_seeds.records(seed_results["runs"]).values()
-    crossing = {
-        name: sum(r[name] for r in fresh_runs)
-        for name in ("crossing", "crossing, mean")
-    }
+    # indices from 0, heads from 1; the layers in the example of the shortcut (a
+    # head of layer 4, layers 1 to 3 and 4 to 6); the mask xi_h in {0, 1}, always
+    # answering 0, cosine 1; Voita et al.'s 38 of 48 encoder heads for 0.15 BLEU,
+    # the year; the alt text's axis from 0% to 100% and its bound 0.9
+    # (test_alt_pruning); Michel et al.'s arXiv number and the shares they pruned
+    # without loss (§4.2)
+    definitions = "0 1 2 3 4 6 38 48 0.15 2019 0% 100% 0.9 1905.10650 20% 40%"
     check_prose_numbers(
         PAGE,
-        computed={
-            # the heading, "now all 72 heads", the alt text's "share of the 72"
-            "heads": [f"{change.numel()}"] * 3,
-            "head width": [f"{data.head_dim}", f"the third block of {data.head_dim}"],
-            "the head's columns": f"indices {columns.changed[0]} to "
-            f"{columns.changed[-1]}, as Python numbers them",
-            "context width": f"{data.head_dim * 12}",
-            "pairs": f"{data.n // 2}",
-            "couples": f"in {len(data.COUPLES)} couples",
-            "sentences": [f"{data.n}"] * 2,  # "with 32 sentences", the note
-            "broken largest-key lookup": f"{l1:.2f}",
-            "kept previous-token lookup": f"{p1:.2f}",
-            "broken previous-token lookup": f"{p2:.2f}",
-            "kept largest-key lookup": f"{l2:.2f}",
-            # alt text, text, "how small is a change of", "a head below", summary
-            "small change": [f"{singles.SMALL}"] * 5,
-            "heads below it, of all": [
-                f"for {(change < singles.SMALL).sum()} of the {change.numel()}",
-                f"{(change < singles.SMALL).sum()} of the {change.numel()} single",
-            ],  # the text, the summary
-            "heads above it": f"The {(change >= singles.SMALL).sum()} heads above",
-            # the alt text of the heatmap, counting from 1 (test_alt_heatmap)
-            "pale layers": f"Every cell of layers 1 to {n_layers - 1} is pale",
-            "last layer": f"the last layer, layer {change.mean(dim=1).argmax() + 1},",
-            "darkest head": f"its head {dark[1] + 1} is the darkest cell",
-            "framed heads": [
-                f"{name.removeprefix('[CLS] ')} head (layer {at[0] + 1}, head "
-                f"{at[1] + 1})"
-                for name, at in known.items()
-            ],
-            "the sink heads' layers": f"in layers 1 to {n_layers - 1}, the heads",
-            "the index of the previous-token head": "so layer "
-            f"{known['previous-token'][0] + 1} head {known['previous-token'][1] + 1} "
-            "is index",
-            "pairs without one head, lowest": f"{singles.accuracy_without.min():.2f}",
-            "pairs without one head, highest": f"{singles.accuracy_without.max():.2f}",
-            "previous-token head rank, of all":
-                f"ranks {rank[known['previous-token']]} of {change.numel()}",
-            "next-token head rank": f"{rank[known['next-token']]}",
-            "sink head rank": f"{rank[known['[CLS] sink']]}",
-            "previous-token head change": f"{change[known['previous-token']]:.4f}",
-            "sink heads, mean change": f"{ranking.early[ranking.sinks].mean():.4f}",
-            "other heads, mean change": f"{ranking.early[~ranking.sinks].mean():.4f}",
-            "greedy similarity at half": [f"{g[0]:.3f}"] * 2,  # text, summary
-            "random similarity at half": [f"{r[0]:.3f}"] * 2,
-            "greedy pairs at half": f"{g[1]:.2f}",
-            "random pairs at half": f"{r[1]:.2f}",
-            "held-out sentences": f"{len(held_out.sentences)}",
-            "held-out greedy": [f"{held_out.held_out_greedy:.3f}"] * 2,
-            "held-out random": f"{held_out.held_out_random:.3f}",
-            "one sentence of the pairs task": f"{1 / data.n:.2f}",
-            "no attention, unrelated": f"{data.pairs_accuracy(none, False):.2f}",
-            # the alt text, the text
-            "no attention, look-alikes": [f"{data.pairs_accuracy(none):.2f}"] * 2,
-            "full model, unrelated": f"{data.pairs_accuracy(data.full, False):.2f}",
-            # the text, the pruning alt text, "where the full model scores"
-            "full model, look-alikes": [f"{data.pairs_accuracy(data.full):.2f}"] * 3,
-            **baseline_numbers(),
-            "no attention, similarity": f"{pruning.greedy_curve[-1, 0]:.2f}",
-            "no attention, similarity (3 places)": f"{pruning.greedy_curve[-1, 0]:.3f}",
-            "seed 3, zeroed, previous-token lookup": f"down to {seed_3_zeroed:.2f}.",
-            "seed 3's shift":
-                f"about {shift.abs().mean():.2f}, which is more than the {tolerance}",
-            "fresh seeds": [f"{len(fresh_runs)}"] * 2,
-            "crossing, zeroed": f"holds in {crossing['crossing']} with each",
-            "crossing, mean": [f"in {crossing['crossing, mean']} with its mean",
-                               f"in {crossing['crossing, mean']} of"],
-        },
-        # indices from 0, heads from 1; the layers in the example of the shortcut
-        # (a head of layer 4, layers 1 to 3 and 4 to 6); the mask xi_h in {0, 1},
-        # always answering 0, cosine 1, Voita et
-        # al.'s 38 of 48 encoder heads for 0.15 BLEU, the year; the alt text's
-        # axis from 0% to 100% and its bound 0.9 (test_alt_pruning); Michel et
-        # al.'s arXiv number and the shares they pruned without loss (§4.2)
-        definitions={
-            "0", "1", "2", "3", "4", "6", "38", "48", "0.15", "2019",
-            "0%", "100%", "0.9", "1905.10650", "20%", "40%",
-        },
-    )  # fmt: skip
+        computed=toy_numbers()
+        | single_head_numbers()
+        | baseline_numbers()
+        | pruning_numbers(),
+        definitions=set(definitions.split()),
+    )

@@ -502,93 +502,125 @@ def test_page_credits_the_model_and_cites_its_sources():
     assert "(training.md)" in text  # the training page comes before this one
 
 
-def prose_numbers() -> dict:
-    """What tests/pages.py's check_prose_numbers needs: each number of the prose
-    once per occurrence (tied to its words where the same number means more
-    than one thing on the page)."""
-    t = divergence.trained.mean(0)
-    cls_, sep = sinks.on_cls.mean(-1), sinks.on_sep.mean(-1)
+def finding_numbers() -> dict:
+    """ "Finding heads by what they do" and "[CLS] or [SEP]?"."""
+    config, heads = load.config, sinks.on_cls.numel()
+    cls_, sep = sinks.on_cls.mean(-1), sinks.on_sep.mean(-1)  # (layers,)
     ten_times = next(n for n in range(len(cls_)) if (cls_[n:] > 10 * sep[n:]).all())
-    closest = (cls_ / sep).argmin()
-    w = one_token.rows.max(-1).values  # each head's largest weight for "it"
-    spread = load.config.hidden_size * load.config.initializer_range**2  # d sigma^2
-    gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
-    previous = found.best["previous token"]
-    # the sentences made by code (ex11) and the adjective frames (ex12)
-    s, a, n, n_a = made.per_sentence, adjectives, len(made.made), len(adjectives.cases)
-    sink_alone = picked_alone("on [CLS]").sum()
     made_ten = next(n for n in range(len(made.ratio)) if (made.ratio[n:] > 10).all())
-    per_frame = [f"{h:.0f}" for h in a.hits.sum(1)]
+    closest = (cls_ / sep).argmin()
+    return {
+        "heads": [f"{heads}"] * 2,  # the model, the explorer's link
+        "head width": f"{config.hidden_size // config.num_attention_heads}",
+        "cls heads above half, of all": f"{(sinks.on_cls > 0.5).sum()} of the {heads}",
+        "median cls weight": f"{sinks.on_cls.median():.2f}",
+        "most on sep by one head": f"{sinks.on_sep.max():.2f}",
+        "the first layer with ten times": [
+            f"from layer {ten_times + 1} on more",
+            f"from layer {made_ten + 1} on more",  # on the made sentences
+        ],
+        "the closest layer, on cls and on sep": (
+            f"Layer {closest + 1} comes closest, {cls_[closest]:.2f} against "
+            f"{sep[closest]:.2f}"
+        ),
+    }
+
+
+def one_token_numbers() -> dict:
+    """ "One token, several heads": what the heads of the last layer do with "it"."""
+    rows, layer = one_token.rows, one_token.layer + 1
+    w = rows.max(-1).values  # each head's largest weight for "it"
+    animal, tired = swap.animal_head, swap.tired_head
+    return {
+        # the heatmaps' layer: in the figure's alt text, and after it
+        "last layer": [
+            f"three heads of layer {layer}",
+            f"Layer {layer} is the only layer",
+        ],
+        "animal head": [f"{animal + 1}"] * 3,  # the text, the alt text, the swap's
+        "tired head": [  # the text, the alt text
+            f"head {tired + 1} puts its largest share",
+            f"Head {tired + 1} spreads its weight",
+        ],
+        "animal weight": [f"{w[animal]:.2f}"] * 2,  # text, alt text
+        "tired weight": [f"{w[tired]:.2f}"] * 2,
+        "cls head for it, in the alt text": (
+            f"Head {rows[:, 0].argmax() + 1} puts its largest weight, "
+            f"{rows[:, 0].max():.2f}, on CLS"
+        ),
+        "head 10 in two sentences": [
+            f"sentences head {tired + 1} follows the adjective"
+        ],
+        "head 10 meets more": f"head {tired + 1} meets more",
+    }
+
+
+def divergence_numbers() -> dict:
+    """ "Trained maps differ; untrained maps are near-uniform"."""
+    t = divergence.trained.mean(0)  # per layer
+    d, sigma = load.config.hidden_size, load.config.initializer_range
+    gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
+    return {
+        "least varied layer": [
+            f"by between {t.min():.2f} and",
+            f"by {t.min():.2f} bits or more",
+        ],
+        "most varied layer": f"{t.max():.2f}",
+        "random init bound": f"{ALIKE_BITS}",
+        "init std": f"{sigma}",
+        "untrained score spread": f"${d} \\cdot {sigma}^2 \\approx {d * sigma**2:.2f}$",
+        "GPT-2 small's score spread": (
+            f"${GPT2_SMALL_WIDTH} \\cdot {GPT2_INIT_STD}^2 \\approx {gpt2:.2f}$"
+        ),
+    }
+
+
+def made_numbers() -> dict:
+    """ "The named heads, on sentences nobody picked": the sentences made by code
+    (ex11) and the adjective frames (ex12); and the page's summary."""
+    s, a, n, n_a = made.per_sentence, adjectives, len(made.made), len(adjectives.cases)
     nine = a.tired_head + 1  # head 10, counted from 1
-    config, rows, next_head = load.config, one_token.rows, found.best["next token"]
+    per_frame = [f"{h:.0f}" for h in a.hits.sum(1)]
+    previous, next_head = found.best["previous token"], found.best["next token"]
+    return {
+        "our sentences, head 10": f"our {len(attend.sentences)}, head {nine} from two",
+        "made sentences, all": f"in all {n} sentences",
+        "next head on made, mean": f"{s[:, 1][:, *next_head].mean():.2f}",
+        "next on top, made": f"{made_on_top()['next token'].float().mean():.0%}",
+        "sink picked alone": f"{picked_alone('on [CLS]').sum()} of the {n} sentences",
+        "cls heads above half, made": (
+            f"{(made.cls_made > 0.5).sum()} of the {made.cls_made.numel()}"
+        ),
+        "head 10 of the last layer": f"Head {nine} of layer {a.layer + 1} is another",
+        "adjective sentences": f"meets {n_a} sentences",
+        "head 10 on the adjective": f"Head {nine} puts its largest weight",
+        "the frames that end 'because it was'": (
+            f"{per_frame[0]} and {per_frame[1]} of {len(a.ADJECTIVES)} when"
+        ),
+        "the frame that starts 'It was too'": f"{per_frame[4]} when it starts",
+        "head 10 gives most": (
+            f"picks head {nine} in only {sum(a.gives_most)} of the {n_a}"
+        ),
+        "so head 10": f'So "head {nine}',
+        "the head most often on the adjective": (
+            f"layer {a.best_layer + 1}: head {a.best_head + 1}, in "
+            f"{a.anywhere.max():.0f} of the {n_a}"
+        ),
+        "previous head": (
+            f"Layer {previous[0] + 1} head {previous[1] + 1} attends to the previous "
+            "token"
+        ),
+    }
+
+
+def prose_numbers() -> dict:
+    """check_prose_numbers' registration: each number of the prose once per
+    occurrence, tied to its words where it means more than one thing."""
     return dict(
-        computed={
-            "heads": [f"{sinks.on_cls.numel()}"] * 2,  # the model, the explorer's link
-            "head width": f"{config.hidden_size // config.num_attention_heads}",
-            "cls heads above half, of all": f"{(sinks.on_cls > 0.5).sum()} of the "
-            f"{sinks.on_cls.numel()}",
-            "median cls weight": f"{sinks.on_cls.median():.2f}",
-            "most on sep by one head": f"{sinks.on_sep.max():.2f}",
-            "the first layer with ten times": [
-                f"from layer {ten_times + 1} on more",
-                f"from layer {made_ten + 1} on more",  # on the made sentences
-            ],
-            "the closest layer, on cls and on sep": f"Layer {closest + 1} comes "
-            f"closest, {cls_[closest]:.2f} against {sep[closest]:.2f}",
-            # the heatmaps' layer: in the figure's alt text, and after it
-            "last layer": [
-                f"three heads of layer {one_token.layer + 1}",  # the alt text
-                f"Layer {one_token.layer + 1} is the only layer",
-            ],
-            # the text, the figure's alt text, the swap's
-            "animal head": [f"{swap.animal_head + 1}"] * 3,
-            "tired head": [  # the text, the alt text
-                f"head {swap.tired_head + 1} puts its largest share",
-                f"Head {swap.tired_head + 1} spreads its weight",
-            ],
-            "animal weight": [f"{w[swap.animal_head]:.2f}"] * 2,  # text, alt text
-            "tired weight": [f"{w[swap.tired_head]:.2f}"] * 2,
-            "cls head for it, in the alt text": f"Head {rows[:, 0].argmax() + 1} "
-            f"puts its largest weight, {rows[:, 0].max():.2f}, on CLS",
-            "least varied layer": [
-                f"by between {t.min():.2f} and",
-                f"by {t.min():.2f} bits or more",
-            ],
-            "most varied layer": f"{t.max():.2f}",
-            "random init bound": f"{ALIKE_BITS}",
-            "init std": f"{load.config.initializer_range}",
-            "untrained score spread": f"${load.config.hidden_size} \\cdot "
-            f"{load.config.initializer_range}^2 \\approx {spread:.2f}$",
-            "GPT-2 small's score spread": f"${GPT2_SMALL_WIDTH} \\cdot "
-            f"{GPT2_INIT_STD}^2 \\approx {gpt2:.2f}$",
-            "previous head": f"Layer {previous[0] + 1} head {previous[1] + 1} "
-            "attends to the previous token",
-            # the named heads, on sentences nobody picked
-            "head 10 in two sentences": [
-                f"sentences head {nine} follows the adjective"
-            ],
-            "head 10 meets more": f"head {nine} meets more",
-            "our sentences, head 10": f"our {len(attend.sentences)}, head {nine} "
-            "from two",
-            "made sentences, all": f"in all {n} sentences",
-            "next head on made, mean": f"{s[:, 1][:, *next_head].mean():.2f}",
-            "next on top, made": f"{made_on_top()['next token'].float().mean():.0%}",
-            "sink picked alone": f"{sink_alone} of the {n} sentences",
-            "cls heads above half, made": f"{(made.cls_made > 0.5).sum()} of the "
-            f"{made.cls_made.numel()}",
-            "head 10 of the last layer": f"Head {nine} of layer {a.layer + 1} is "
-            "another",
-            "adjective sentences": f"meets {n_a} sentences",
-            "head 10 on the adjective": f"Head {nine} puts its largest weight",
-            "the frames that end 'because it was'": f"{per_frame[0]} and "
-            f"{per_frame[1]} of {len(a.ADJECTIVES)} when",
-            "the frame that starts 'It was too'": f"{per_frame[4]} when it starts",
-            "head 10 gives most": f"picks head {nine} in only {sum(a.gives_most)} of "
-            f"the {n_a}",
-            "so head 10": f'So "head {nine}',
-            "the head most often on the adjective": f"layer {a.best_layer + 1}: head "
-            f"{a.best_head + 1}, in {a.anywhere.max():.0f} of the {n_a}",
-        },
+        computed=finding_numbers()
+        | one_token_numbers()
+        | divergence_numbers()
+        | made_numbers(),
         # JS divergence from 0 to 1 bit; mean 0 and variance 1; heads counted from
         # 1, indices from 0, "layer 1 head 3 is weights[0, 2]"; GPT-2; SHA-256;
         # Apache-2.0; Clark et al.'s layers 6 to 10 and segments of at most 128

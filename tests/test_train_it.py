@@ -219,33 +219,28 @@ def depth_outcomes() -> dict[str, list[dict]]:
     from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
 
     steps = records(depth)["runs"]
-    found = {}
+    found = {design: [] for design in depth.DESIGNS}
     for design, layers in depth.DESIGNS.items():
         for seed in depth.STEP_SEEDS[design]:
             entry = steps[f"{design}/{seed}"]
             flat = torch.tensor(decode(entry["weights"]), dtype=torch.float64)
-            sizes = [math.prod(shape) for shape in entry["names"].values()]
-            weights = {
-                name: part.view(shape)
-                for (name, shape), part in zip(
-                    entry["names"].items(), flat.split(sizes), strict=True
-                )
-            }
+            shapes = entry["names"]
+            parts = flat.split([math.prod(shape) for shape in shapes.values()])
+            weights = {n: p.view(shapes[n]) for n, p in zip(shapes, parts, strict=True)}
             model = OneHeadPerLayer(layers).double()
             model.load_state_dict(weights)
             measured = depth.measures(model)
             looks = measured["looks"]
             off = ["on"] * (layers - 1)  # the layers after the first stay on
-            found.setdefault(design, []).append(
-                {
-                    "accuracy": accuracy(measured),
-                    "looks": [looks[i : i + 3] for i in range(0, len(looks), 3)],
-                    "layer 1 off": {
-                        how: accuracy(depth.measures(model, [how, *off]))
-                        for how in ["zero", "mean"]
-                    },
-                }
-            )
+            outcome = {
+                "accuracy": accuracy(measured),
+                "looks": [looks[i : i + 3] for i in range(0, len(looks), 3)],
+                "layer 1 off": {
+                    how: accuracy(depth.measures(model, [how, *off]))
+                    for how in ["zero", "mean"]
+                },
+            }
+            found[design].append(outcome)
     return found
 
 
