@@ -335,18 +335,15 @@ def test_a_whole_layer_is_every_head_of_it_and_its_best_head_is_one_run():
     all of the layer's heads named at once, head by head; and its best head
     alone, as the table says."""
     layer = 2
-    with removal.heads_removed({data.projections[layer]: list(range(12))}, 32):
-        emb = data.embed()  # the whole model, not only layers 3 to 6
-    assert 1 - singles.similarity(emb) == pytest.approx(
-        baselines.whole[layer, 0].item(), abs=1e-6
-    )
     best = baselines.best[layer].item()
     others = [h for h in range(12) if h != best]
-    with removal.heads_removed({data.projections[layer]: others}, 32):
-        emb = data.embed()
-    assert 1 - singles.similarity(emb) == pytest.approx(
-        baselines.alone[layer, best, 0].item(), abs=1e-6
-    )
+    for removed, recorded in [
+        (list(range(12)), baselines.whole[layer, 0]),
+        (others, baselines.alone[layer, best, 0]),
+    ]:
+        with removal.heads_removed({data.projections[layer]: removed}, 32):
+            emb = data.embed()  # the whole model, not only layers 3 to 6
+        assert 1 - singles.similarity(emb) == pytest.approx(recorded.item(), abs=1e-6)
     assert baselines.alone.shape == (6, 12, 2) and baselines.whole.shape == (6, 2)
 
 
@@ -373,14 +370,9 @@ def test_the_best_head_alone_is_not_decided_by_a_near_tie():
 
 
 def test_the_baselines_printed_to_4_places_sit_off_a_rounding_boundary():
-    values = torch.cat(
-        [
-            baselines.whole[:, 0],
-            baselines.alone[range(6), baselines.best][:, 0],
-            singles.change.max(dim=1).values,
-        ]
-    )
-    scaled = values.double() * 10_000
+    kept = baselines.alone[range(6), baselines.best]
+    values = [baselines.whole[:, 0], kept[:, 0], singles.change.max(dim=1).values]
+    scaled = torch.cat(values).double() * 10_000
     assert ((scaled - scaled.floor() - 0.5).abs() > 1e-2).all()  # 1e-6 apart
 
 
