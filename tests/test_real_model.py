@@ -1,5 +1,6 @@
 """Claims on docs/real-model.md: heads of all-MiniLM-L6-v2, found by code."""
 
+import functools
 import importlib.util
 import subprocess
 import sys
@@ -269,6 +270,15 @@ def scores(att, x, heads):
         return q @ k.transpose(-2, -1)
 
 
+@functools.cache
+def untrained_inputs(sentence: str) -> tuple[torch.Tensor, ...]:
+    """What LayerNorm hands each layer of the untrained model: (t, d_model) each."""
+    batch = load.tokenizer(sentence, return_tensors="pt")
+    with torch.no_grad():
+        hidden = divergence.untrained(**batch, output_hidden_states=True)
+    return tuple(h[0] for h in hidden.hidden_states)
+
+
 def score_spread(att, x, heads):
     """Standard deviation of the scaled scores q . k / sqrt(e)."""
     return (scores(att, x, heads) / (x.shape[-1] // heads) ** 0.5).std().item()
@@ -286,16 +296,12 @@ def test_untrained_scores_spread_d_model_sigma_squared_whatever_the_head_width()
     for heads in [12, 6, 3]:  # head widths 32, 64, 128: the same spread
         assert score_spread(att, x, heads) == pytest.approx(predicted, rel=0.05)
     # and on the page's sentences, what LayerNorm hands each untrained layer
+    heads = load.config.num_attention_heads
     for n, block in enumerate(divergence.untrained.encoder.layer):
         for s in attend.sentences[:4]:
-            batch = load.tokenizer(s, return_tensors="pt")
-            with torch.no_grad():
-                hidden = divergence.untrained(**batch, output_hidden_states=True)
-            x = hidden.hidden_states[n][0]  # (t, d_model), LayerNorm's output
+            x = untrained_inputs(s)[n]
             assert x.mean(-1).abs().max() < 1e-4 and x.var(-1).mean() > 0.99
-            spread = score_spread(
-                block.attention.self, x, load.config.num_attention_heads
-            )
+            spread = score_spread(block.attention.self, x, heads)
             assert spread == pytest.approx(predicted, rel=0.35)
     # half of GPT-2 small's: its width is twice this model's, at the same sigma
     gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
@@ -326,13 +332,11 @@ def test_untrained_heads_ask_unrelated_questions():
     another head's, and its map is not another's."""
     r = divergence.random_init.mean(0)  # per layer
     assert (r > ALIKE_BITS / 10).all()  # small, but no two heads are the same
-    batch = load.tokenizer(attend.sentences[0], return_tensors="pt")
-    with torch.no_grad():
-        hidden = divergence.untrained(**batch, output_hidden_states=True).hidden_states
+    hidden = untrained_inputs(attend.sentences[0])
     heads = load.config.num_attention_heads
     a, b = torch.triu_indices(heads, heads, offset=1)
     for n, block in enumerate(divergence.untrained.encoder.layer):
-        each = scores(block.attention.self, hidden[n][0], heads).flatten(1)
+        each = scores(block.attention.self, hidden[n], heads).flatten(1)
         assert torch.corrcoef(each)[a, b].abs().mean() < 0.15, n
 
 
