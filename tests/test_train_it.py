@@ -170,14 +170,6 @@ def records(bench) -> dict:
     return json.loads(bench.STEPS_FILE.read_text(encoding="utf-8"))
 
 
-def decode(text: str) -> list[float]:
-    import base64
-    import struct
-
-    data = base64.b64decode(text)
-    return list(struct.unpack(f"<{len(data) // 8}d", data))
-
-
 def pytorch_spread(entry: dict) -> float:
     """How far PyTorch's own nudged run of a record drifts: its largest relative
     gap in the loss, over every step."""
@@ -217,6 +209,7 @@ def depth_outcomes() -> dict[str, list[dict]]:
     head looks (previous, largest key, just after it), and the accuracy with
     layer 1's head switched off (its write zeroed, or set to its mean)."""
     from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+    from tests.browser.test_train_it import decode
 
     steps = records(depth)["runs"]
     found = {design: [] for design in depth.DESIGNS}
@@ -420,6 +413,8 @@ def test_a_run_trained_again_gives_its_records():
     by PyTorch: its loss at every step and its final weights are those
     `make twin` wrote (to 1e-9: another CPU's kernels may round otherwise), and
     so are its measures and verdict."""
+    from tests.browser.test_train_it import decode
+
     seed = twin.STEP_SEEDS["2x2"][-1]
     weights, losses = pytorch.fresh_train_pytorch(2, 2, seed)
     entry = records(twin)["runs"][f"2x2/{seed}"]
