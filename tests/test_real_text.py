@@ -1,10 +1,6 @@
-"""docs/real-text.md: the corpus, the model, a fair sweep, and the records.
-
-The page's own blocks run a tiny sweep (seconds); the full sweep is `make sweep`
-(benchmarks/head_sweep.py), whose records the page prints from. Here: the set-up
-is fair (the same parameters, starting weights, batches and steps for every h),
-the records are for this code (their key, and one run's first steps trained
-again), and every claim the prose makes about them holds.
+"""docs/real-text.md: the set-up is fair (the same parameters, starting weights,
+batches and steps for every h); the records of `make sweep`, which the page
+prints from, are for this code; and every claim the prose makes about them holds.
 """
 
 import statistics
@@ -16,7 +12,6 @@ from benchmarks import head_sweep
 from snippets.real_text.sweep_results import sweep_results
 from tests.pages import check_prose_numbers, lazy
 
-# Imported before this file's first test, not while collecting (tests/pages.py)
 corpus = lazy("snippets.real_text.ex01_corpus")
 model = lazy("snippets.real_text.ex02_model")
 parameters = lazy("snippets.real_text.ex03_parameters")
@@ -25,6 +20,8 @@ sweep = lazy("snippets.real_text.ex05_sweep")  # trains the page's tiny sweep
 results = lazy("snippets.real_text.ex06_results")
 figure = lazy("snippets.real_text.ex07_figure")
 anchors = lazy("snippets.real_text.ex08_anchors")
+gap = lazy("snippets.real_text.ex09_gap")
+toy_seeds = lazy("snippets.training.seed_results")
 
 FIELDS = sweep_results["fields"]
 RUNS = [dict(zip(FIELDS, run, strict=True)) for run in sweep_results["runs"]]
@@ -174,14 +171,10 @@ def test_the_records_hold_every_run_of_one_full_sweep():
     assert sweep_results["machine"]["runs trained"] == len(RUNS)
 
 
-# One run's first 100 steps, trained again. The mean training loss over them is
-# recorded to 6 decimals (rounding: up to 5e-7). Measured on this machine (AMD
-# EPYC, AVX-512), the same 100 steps under ATEN_CPU_CAPABILITY=default
-# MKL_CBWR=COMPATIBLE and under avx2 differ from the AVX-512 run by 4e-9; a
-# learning rate 1% higher moves the mean by 3.6e-3, a warm-up one step longer by
-# 3.7e-3. The tolerance, 1e-5 (3e-6 of the value), is 20 times the rounding and
-# 2500 times the kernels' difference, and 360 times below the smallest change
-# of the training tried.
+# One run's first 100 steps trained again: their mean loss is recorded to 6
+# decimals (rounding: 5e-7); other CPUs' kernels (default, avx2) move it by 4e-9
+# from AVX-512's; a learning rate 1% higher by 3.6e-3, a warm-up a step longer
+# by 3.7e-3. The tolerance: 20 times the rounding, 360 times below those.
 CHECKED = {"d_model": 64, "heads": 4, "seed": 2}
 TOLERANCE = 1e-5
 
@@ -228,9 +221,6 @@ def test_the_tiny_sweeps_printed_digits_are_far_from_a_rounding_edge():
 
 
 # --- the claims the prose makes about the records -----------------------------------
-
-gap = lazy("snippets.real_text.ex09_gap")
-toy_seeds = lazy("snippets.training.seed_results")
 
 
 def means(d_model):

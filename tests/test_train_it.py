@@ -1,9 +1,7 @@
-"""docs/train-it.md: the Python twin of the live trainer is the training page's model
-and optimiser, by hand; its gradients are autograd's, its Adam and schedule are
-torch.optim's, a planted error fails that check; the records `make twin` wrote
-(PyTorch's runs: the page's rates, the browser's reference) are fresh and are
-what the code does; the page's settings are the snippets'. (The browser's side:
-tests/browser/test_train_it.py.)"""
+"""docs/train-it.md: the Python twin of the live trainer (forward and backward
+pass, Adam and schedule, by hand) against autograd and torch.optim; the records
+`make twin` wrote are fresh and are what the code does; the page's settings are
+the snippets'. The browser's side: tests/browser/test_train_it.py."""
 
 from __future__ import annotations
 
@@ -66,20 +64,27 @@ def test_the_batches_are_the_training_pages_task():
 # -- the backward pass by hand, against autograd -------------------------------------
 
 
-def gradient_gaps(backward) -> list[float]:
-    """For random weights and batches of every design: how far each gradient of
-    the hand-written pass (with `backward`) is from autograd's, relative to the
+def relative_gaps(mine: dict, theirs: dict) -> list[float]:
+    """How far each hand-written gradient is from autograd's, relative to the
     largest gradient of its tensor (the key bias against the key weights')."""
+    assert mine.keys() == theirs.keys()
+    gaps = []
+    for name, g in theirs.items():
+        scale = theirs[name.replace("bias", "weight")].abs().max()
+        gaps.append(((mine[name] - g).abs().max() / scale).item())
+    return gaps
+
+
+def gradient_gaps(backward) -> list[float]:
+    """relative_gaps of the hand-written pass (with `backward`), for random
+    weights and batches of every design."""
     gaps = []
     for seed, (n_heads, d_head) in enumerate(list(DESIGNS.values()) * 3):
         W = stream.initial_weights(seed)
         x, y = stream.make_batch(32, random.Random(100 + seed))
         out, saved = hand.forward(W, x, n_heads)
         mine = backward(W, saved, 2 * (out - y) / out.numel())
-        theirs = hand.autograd_grads(W, x, y, n_heads, d_head)
-        for name, g in theirs.items():
-            scale = theirs[name.replace("bias", "weight")].abs().max()
-            gaps.append(((mine[name] - g).abs().max() / scale).item())
+        gaps += relative_gaps(mine, hand.autograd_grads(W, x, y, n_heads, d_head))
     return gaps
 
 
@@ -125,9 +130,7 @@ def depth_gradient_gaps(backward) -> list[float]:
         mine = backward(W, saved, 2 * (out - y) / out.numel(), n_layers)
         theirs = depth.autograd_grads(W, x, y, n_layers)
         assert list(mine) == list(theirs)
-        for name, g in theirs.items():
-            scale = theirs[name.replace("bias", "weight")].abs().max()
-            gaps.append(((mine[name] - g).abs().max() / scale).item())
+        gaps += relative_gaps(mine, theirs)
     return gaps
 
 
@@ -162,6 +165,43 @@ def test_a_depth_term_off_by_one_percent_fails_the_autograd_check(code, planted)
     assert max(depth_gradient_gaps(namespace["backward"])) > 1e-3
 
 
+def records(bench) -> dict:
+    """What `make twin` (bench: twin) or `make twin-depth` (depth) wrote."""
+    return json.loads(bench.STEPS_FILE.read_text(encoding="utf-8"))
+
+
+def pytorch_spread(entry: dict) -> float:
+    """How far PyTorch's own nudged run of a record drifts: its largest relative
+    gap in the loss, over every step."""
+    return max([gap for _, gap in entry["spread"]], default=0)
+
+
+def check_step_records(bench, make: str) -> None:
+    """The records of `make <make>` are for this code, one run for each seed
+    checked step for step (the first seeds: nobody picked them)."""
+    steps = records(bench)
+    assert steps["code"] == bench.code_key(), (
+        f"{bench.STEPS_FILE.name} is stale: the code it measures changed since "
+        f"`make {make}` wrote it. Run `make {make}` (minutes)."
+    )
+    assert set(steps["runs"]) == {
+        f"{d}/{s}" for d, seeds in bench.STEP_SEEDS.items() for s in seeds
+    }
+    for seeds in bench.STEP_SEEDS.values():
+        assert seeds.start == 0 and len(seeds) >= 10
+
+
+def check_twin_within_spread(bench) -> None:
+    """Every loss and weight of the twin within 1e-9 of PyTorch's, or within ten
+    times PyTorch's own spread."""
+    for key, entry in records(bench)["runs"].items():
+        assert entry["twin"]["loss"] <= max(1e-9, 10 * pytorch_spread(entry)), key
+        for name, gap in entry["twin"]["weights"].items():
+            assert gap <= max(1e-9, 10 * entry["weight spread"][name]), (key, name)
+            if name.endswith("W_key.bias"):  # neither trains it
+                assert gap == 0, key
+
+
 @functools.cache
 def depth_outcomes() -> dict[str, list[dict]]:
     """What PyTorch's runs of the depth designs (make twin-depth) come to, seed by
@@ -169,33 +209,31 @@ def depth_outcomes() -> dict[str, list[dict]]:
     head looks (previous, largest key, just after it), and the accuracy with
     layer 1's head switched off (its write zeroed, or set to its mean)."""
     from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+    from tests.browser.test_train_it import decode
 
-    steps = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
-    found = {}
+    steps = records(depth)["runs"]
+    found = {design: [] for design in depth.DESIGNS}
     for design, layers in depth.DESIGNS.items():
         for seed in depth.STEP_SEEDS[design]:
             entry = steps[f"{design}/{seed}"]
             flat = torch.tensor(decode(entry["weights"]), dtype=torch.float64)
-            weights, at = {}, 0
-            for name, shape in entry["names"].items():
-                n = math.prod(shape)
-                weights[name] = flat[at : at + n].view(shape)
-                at += n
+            shapes = entry["names"]
+            parts = flat.split([math.prod(shape) for shape in shapes.values()])
+            weights = {n: p.view(shapes[n]) for n, p in zip(shapes, parts, strict=True)}
             model = OneHeadPerLayer(layers).double()
             model.load_state_dict(weights)
             measured = depth.measures(model)
             looks = measured["looks"]
             off = ["on"] * (layers - 1)  # the layers after the first stay on
-            found.setdefault(design, []).append(
-                {
-                    "accuracy": accuracy(measured),
-                    "looks": [looks[i : i + 3] for i in range(0, len(looks), 3)],
-                    "layer 1 off": {
-                        how: accuracy(depth.measures(model, [how, *off]))
-                        for how in ["zero", "mean"]
-                    },
-                }
-            )
+            outcome = {
+                "accuracy": accuracy(measured),
+                "looks": [looks[i : i + 3] for i in range(0, len(looks), 3)],
+                "layer 1 off": {
+                    how: accuracy(depth.measures(model, [how, *off]))
+                    for how in ["zero", "mean"]
+                },
+            }
+            found[design].append(outcome)
     return found
 
 
@@ -205,18 +243,9 @@ def accuracy(measured: dict) -> list[float]:
 
 
 def test_the_depth_records_are_for_this_code():
-    steps = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))
-    assert steps["code"] == depth.code_key(), (
-        f"{depth.STEPS_FILE.name} is stale: run `make twin-depth` (minutes)"
-    )
-    assert set(steps["runs"]) == {
-        f"{d}/{s}" for d in depth.DESIGNS for s in depth.STEP_SEEDS[d]
-    }
-    for seeds in depth.STEP_SEEDS.values():
-        assert seeds.start == 0 and len(seeds) >= 10
-    for key, entry in steps["runs"].items():  # the twin, within PyTorch's spread
-        spread = max([gap for _, gap in entry["spread"]], default=0)
-        assert entry["twin"]["loss"] <= max(1e-9, 10 * spread), key
+    assert list(depth.STEP_SEEDS) == list(depth.DESIGNS)
+    check_step_records(depth, "twin-depth")
+    check_twin_within_spread(depth)
 
 
 # -- Adam and the schedule by hand, against torch.optim ---------------------------
@@ -244,27 +273,19 @@ def test_adam_and_the_schedule_are_torch_optims():
         if step in (1, 2, 400, train.STEPS):
             for n, p in params.items():
                 torch.testing.assert_close(W[n], p.detach(), rtol=1e-12, atol=1e-15)
-    assert (
-        train.learning_rate(0) == train.LR and train.learning_rate(train.STEPS) < 1e-17
-    )
-    assert schedule.get_last_lr()[0] == pytest.approx(
-        train.learning_rate(train.STEPS), abs=1e-17
-    )
+    last = train.learning_rate(train.STEPS)
+    assert train.learning_rate(0) == train.LR and last < 1e-17
+    assert schedule.get_last_lr()[0] == pytest.approx(last, abs=1e-17)
 
 
 def test_the_settings_are_the_training_pages():
     from snippets.training import ex05_train
 
-    assert (train.STEPS, train.BATCH, train.LR) == (
-        ex05_train.STEPS,
-        ex05_train.BATCH,
-        ex05_train.LR,
-    )
+    for name in ("STEPS", "BATCH", "LR"):
+        assert getattr(train, name) == getattr(ex05_train, name), name
     assert claims.x_test.shape[0] == ex05_train.N_TEST
-    assert (train.BETAS, train.EPS) == (
-        torch.optim.Adam([torch.zeros(1)]).defaults["betas"],
-        torch.optim.Adam([torch.zeros(1)]).defaults["eps"],
-    )
+    defaults = torch.optim.Adam([torch.zeros(1)]).defaults
+    assert (train.BETAS, train.EPS) == (defaults["betas"], defaults["eps"])
 
 
 # -- the claims, for every design ---------------------------------------------------
@@ -280,9 +301,8 @@ NAMES = {  # the training page's words for each claim -> this page's
 
 
 def training_page_claims() -> dict:
-    """The definitions of the training page's claims (snippets/training/
-    ex13_claims.py: its thresholds and `failures`), without importing the file,
-    which trains the page's ten models to run them."""
+    """The training page's thresholds and `failures` (snippets/training/
+    ex13_claims.py), without importing the file, which trains ten models."""
     import ast
 
     from snippets import ROOT
@@ -329,20 +349,19 @@ def test_for_two_heads_and_one_the_claims_are_the_training_pages():
     measures drawn at random around every threshold."""
     from types import SimpleNamespace as NS
 
+    def run(m: dict) -> NS:  # the training page's record of a trained model
+        return NS(
+            test_accuracy=torch.tensor(m["correct"]) / m["total"], test_mse=m["mse"]
+        )
+
     failures = training_page_claims()["failures"]
     rng = random.Random(29)
     for seed in range(2000):
         two, before, one = (random_measures(rng, h) for h in (2, 2, 1))
         outcome = NS(
             seed=seed,
-            two=NS(
-                test_accuracy=torch.tensor(two["correct"]) / two["total"],
-                test_mse=two["mse"],
-            ),
-            one=NS(
-                test_accuracy=torch.tensor(one["correct"]) / one["total"],
-                test_mse=one["mse"],
-            ),
+            two=run(two),
+            one=run(one),
             js_before=before["divergence"][0],
             js_after=two["divergence"][0],
             looks=torch.tensor(two["looks"]),
@@ -356,25 +375,19 @@ def test_for_two_heads_and_one_the_claims_are_the_training_pages():
 
 
 def test_the_records_are_for_this_code():
-    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))
-    key = twin.code_key()
-    message = (
-        "is stale: the trainer's Python twin, the training page's model or the "
-        "claims changed since `make twin` wrote it. Run `make twin` (minutes)."
+    assert results.twin_results["code"] == twin.code_key(), (
+        f"{twin.RESULTS.name} is stale: the trainer's Python twin, the training "
+        "page's model or the claims changed since `make twin` wrote it. Run "
+        "`make twin` (minutes)."
     )
-    assert results.twin_results["code"] == key, f"{twin.RESULTS.name} {message}"
-    assert steps["code"] == key, f"{twin.STEPS_FILE.name} {message}"
     assert results.twin_results["seeds"] == (twin.SEEDS.start, twin.SEEDS.stop)
     assert len(twin.SEEDS) == 100
+    assert list(twin.STEP_SEEDS) == list(DESIGNS)
+    check_step_records(twin, "twin")
     for design in DESIGNS:
         assert list(results.twin_results["correct"][design]) == list(twin.SEEDS)
         for seeds in results.twin_results["broken"][design].values():
             assert set(seeds) <= set(twin.SEEDS)
-        assert twin.STEP_SEEDS[design].start == 0  # the first seeds: nobody picked
-        assert len(twin.STEP_SEEDS[design]) >= 10
-    assert set(steps["runs"]) == {
-        f"{d}/{s}" for d, seeds in twin.STEP_SEEDS.items() for s in seeds
-    }
 
 
 def test_the_pages_runs_are_trained_once_then_loaded(tmp_path, monkeypatch):
@@ -400,23 +413,17 @@ def test_a_run_trained_again_gives_its_records():
     by PyTorch: its loss at every step and its final weights are those
     `make twin` wrote (to 1e-9: another CPU's kernels may round otherwise), and
     so are its measures and verdict."""
+    from tests.browser.test_train_it import decode
+
     seed = twin.STEP_SEEDS["2x2"][-1]
     weights, losses = pytorch.fresh_train_pytorch(2, 2, seed)
-    entry = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"][
-        f"2x2/{seed}"
-    ]
-    recorded = twin.steps_entry(
-        {
-            "losses": losses,
-            "weights": weights,
-            "spread": losses,
-            "spread weights": weights,
-            "twin": losses,
-            "twin weights": weights,
-        }  # fmt: skip
-    )
+    entry = records(twin)["runs"][f"2x2/{seed}"]
+    recorded = twin.steps_entry({
+        "losses": losses, "weights": weights, "spread": losses,
+        "spread weights": weights, "twin": losses, "twin weights": weights,
+    })  # fmt: skip
     for name in ("losses", "weights"):
-        mine, theirs = (decode(e[name]) for e in (recorded, entry))
+        mine, theirs = decode(recorded[name]), decode(entry[name])
         gaps = [
             abs(a - b) / max(abs(b), 1e-3) for a, b in zip(mine, theirs, strict=True)
         ]
@@ -429,24 +436,9 @@ def test_a_run_trained_again_gives_its_records():
     assert record["broken"] == [c for c, seeds in broken.items() if seed in seeds]
 
 
-def decode(text: str) -> list[float]:
-    import base64
-    import struct
-
-    data = base64.b64decode(text)
-    return list(struct.unpack(f"<{len(data) // 8}d", data))
-
-
 def test_the_twin_agrees_with_pytorch_at_every_step():
-    """make twin trained STEP_SEEDS by hand too: every loss within 1e-9 of
-    PyTorch's, or within ten times PyTorch's own spread."""
-    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
-    for key, entry in steps.items():
-        spread = max([gap for _, gap in entry["spread"]], default=0)
-        assert entry["twin"]["loss"] <= max(1e-9, 10 * spread), key
-        for name, gap in entry["twin"]["weights"].items():
-            assert gap <= max(1e-9, 10 * entry["weight spread"][name]), (key, name)
-        assert entry["twin"]["weights"]["W_key.bias"] == 0, key  # neither trains it
+    """make twin trained STEP_SEEDS by hand too."""
+    check_twin_within_spread(twin)
 
 
 # -- what the page says ---------------------------------------------------------------
@@ -463,31 +455,26 @@ def test_a_head_of_width_1_can_favour_only_the_largest_or_smallest_key():
         assert set(favourite.tolist()) <= {k.argmax().item(), k.argmin().item()}
 
 
-def rates(twin_: dict) -> dict:
-    """For each design: the seeds that meet every claim, those accurate on both
-    lookups, and those that fail."""
-    found = {}
+def seed_numbers() -> dict:
+    """ "A hundred seeds" and "A hundred seeds in PyTorch": how often each design
+    meets the claims here, and on the training page."""
+    from snippets.training.seed_results import seed_results
+
+    twin_ = results.twin_results
+    both_least = claims.TWO_HEADS_MIN_ACCURACY  # on each lookup
+    ours = {}  # design -> the seeds meeting every claim, accurate on both, failing
     for design, correct in twin_["correct"].items():
         failing = sorted(set().union(*twin_["broken"][design].values()))
-        found[design] = {
+        ours[design] = {
             "meets": len(correct) - len(failing),
             "both": sum(
-                min(c) / twin_["total"] >= claims.TWO_HEADS_MIN_ACCURACY
-                for c in correct.values()
+                min(c) / twin_["total"] >= both_least for c in correct.values()
             ),
             "failing": failing,
         }
-    return found
-
-
-def test_prose_numbers():
-    from snippets.training.seed_results import seed_results
-    from tests.pages import check_prose_numbers
-
-    twin_ = results.twin_results
-    ours = rates(twin_)
     two, one, four = ours["2x2"], ours["1x4"], ours["4x1"]
     start, stop = twin_["seeds"]
+    n = stop - start
     (failing,) = two["failing"]  # one seed: the page names it
     previous = twin_["correct"]["2x2"][failing][0] / twin_["total"]
     assert four["meets"] == 0  # "in none of the seeds"
@@ -495,172 +482,156 @@ def test_prose_numbers():
     assert no_head == list(range(start, stop))  # "always for the same reason"
     assert one["both"] == 0  # "never accurate on both lookups"
     # the training page's float32 runs: the same counts
-    theirs = {s: dict(zip(seed_results["runs"]["fields"], r, strict=True))
-              for s, r in seed_results["runs"]["seeds"].items()}  # fmt: skip
-    their_meets = sum(not r["broken"] for r in theirs.values())
-    their_wide = sum(
-        min(r["one head"]) >= claims.TWO_HEADS_MIN_ACCURACY for r in theirs.values()
-    )
-    their_one = sum(not r["broken, one head"] for r in theirs.values())
-    assert (their_meets, their_wide, their_one) == (
-        two["meets"],
-        one["both"],
-        one["meets"],
-    )
-    steps = json.loads(twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
-    spread = {
-        key: max([gap for _, gap in entry["spread"]], default=0)
-        for key, entry in steps.items()
-    }
-    ill = [k for k, s in spread.items() if s > 1e-9]
-    assert all(k.startswith("4x1/") for k in ill)
-    n_four = len(twin.STEP_SEEDS["4x1"])
-    n = stop - start
+    fields, runs = seed_results["runs"]["fields"], seed_results["runs"]["seeds"]
+    theirs = [dict(zip(fields, r, strict=True)) for r in runs.values()]
+    their_meets = sum(not r["broken"] for r in theirs)
+    their_wide = sum(min(r["one head"]) >= both_least for r in theirs)
+    their_one = sum(not r["broken, one head"] for r in theirs)
+    ours_too = (two["meets"], one["both"], one["meets"])
+    assert (their_meets, their_wide, their_one) == ours_too
     low, high = seed_results["seeds"]
     their_four = seed_results["designs"]["4 x 1"][2]  # accurate on both
     rate = (their_four + four["both"]) / (2 * n)
     chance = (2 * n * rate * (1 - rate)) ** 0.5  # sd of a difference of counts
-    # the depth designs' records (make twin-depth): PyTorch's own spread
-    from benchmarks.fresh_seeds import SEEDS as FRESH
-    from snippets.width_and_depth.ex04_one_head_per_layer import D_STREAM
-
-    records = json.loads(depth.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
-    first = {  # the step where PyTorch's own spread first passes 1e-9, if it does
-        key: next((step for step, gap in entry["spread"] if gap > 1e-9), None)
-        for key, entry in records.items()
+    return {
+        "intro": f"in {two['meets']} and {one['meets']} of the {n}",
+        "a row in six": f"puts about {1 / 6:.2f} on the largest",
+        "the seeds after the first": f"the {n - 1} after it",
+        "the twin's seeds": [f"seeds {start} to {stop - 1}"] * 2,
+        "two heads meet": f"meet every claim in {two['meets']} of the {n} seeds",
+        "the failing seed": f"In seed {failing} they break",
+        "its previous-value accuracy": f"in only {previous:.2f} of the outputs",
+        "one head's claims": f"holds in all {one['meets']}",
+        "four heads, both lookups": f"right in {four['both']} of the",
+        "the training page's seeds": f"own {len(theirs)} seeds",
+        "their seeds": f"are {low} to {high - 1}, trained",
+        "these seeds": f"these are {start} to {stop - 1}, in",
+        "there and here": [
+            f"in {their_meets} seeds there and in {two['meets']} here",
+            f"in {their_wide} there and {one['both']} here",
+            f"in {their_one} and in {one['meets']}",
+        ],
+        "four heads there": f"in {their_four} of the training page's",
+        "four heads here": f"and in {four['both']} here, a",
+        "chance": f"about {chance:.0f} seeds",
     }
-    two_ill = [first[f"2 layers/{s}"] for s in depth.STEP_SEEDS["2 layers"]]
-    one_ill = [s for s in depth.STEP_SEEDS["1 layer"] if first[f"1 layer/{s}"]]
-    assert None not in two_ill  # "in all 10"
-    seed_0 = max(gap for _, gap in records["2 layers/0"]["spread"])
-    # what PyTorch's runs of them come to: accurate on both lookups (0.85 on each),
-    # and the place each layer's head puts most weight on (0 previous, 1 largest
-    # key, 2 just after it)
+
+
+def depth_numbers() -> dict:
+    """ "One head per layer": what PyTorch's runs of the depth designs come to."""
+    from benchmarks.fresh_seeds import SEEDS as FRESH
+    from snippets.training.ex03_model import Attention, count_parameters
+    from snippets.width_and_depth import ex07_depth_rates
+    from snippets.width_and_depth.ex04_one_head_per_layer import (
+        D_STREAM,
+        OneHeadPerLayer,
+    )
+
     outcomes = depth_outcomes()
+    least = claims.TWO_HEADS_MIN_ACCURACY  # accurate: 0.85 on a lookup
     both = {
-        d: sum(min(r["accuracy"]) >= claims.TWO_HEADS_MIN_ACCURACY for r in runs)
+        d: sum(min(r["accuracy"]) >= least for r in runs)
         for d, runs in outcomes.items()
     }
-    one_lookup = [
-        r
-        for r in outcomes["1 layer"]
-        if max(r["accuracy"]) >= claims.TWO_HEADS_MIN_ACCURACY
-    ]
-    most = [
-        [looks.index(max(looks)) for looks in r["looks"]] for r in outcomes["2 layers"]
-    ]
+    one_lookup = [r for r in outcomes["1 layer"] if max(r["accuracy"]) >= least]
+    assert len(one_lookup) == len(outcomes["1 layer"])  # "in all 12"
+    # where each layer's head puts most weight: 0 previous, 1 largest key, 2 just
+    # after it
+    most = [[ls.index(max(ls)) for ls in r["looks"]] for r in outcomes["2 layers"]]
+    assert both["2 layers"] == len(most)  # "in all 10"
     side_by_side = sum(sorted(places) == [0, 1] for places in most)
     assert side_by_side == both["2 layers"]  # "one layer's head on ... the other's"
     composed = sum(2 in places for places in most)
-    assert len(one_lookup) == len(outcomes["1 layer"])  # "in all 12"
-    assert both["2 layers"] == len(most)  # "in all 10"
     # layer 1 switched off: layer 2's lookup (the place its head looks at most)
     # below 0.85 with layer 1 zeroed, and with it set to its mean
     broken_by = {
         how: sum(
-            r["layer 1 off"][how][places[1]] < claims.TWO_HEADS_MIN_ACCURACY
+            r["layer 1 off"][how][places[1]] < least
             for r, places in zip(outcomes["2 layers"], most, strict=True)
         )
         for how in ["zero", "mean"]
     }
-    from snippets.training.ex03_model import Attention, count_parameters
-    from snippets.width_and_depth import ex07_depth_rates
-    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+    return {
+        "the stream": f"a stream of {D_STREAM} numbers",
+        "one layer's outcome": (
+            f"first {len(outcomes['1 layer'])} seeds (those checked step for "
+            f"step below) it is accurate on one lookup in\nall "
+            f"{len(one_lookup)} and on both in {['none'][both['1 layer']]}"
+        ),
+        "two layers' outcome": (
+            f"the first {len(most)} seeds, two layers are accurate on both "
+            f"lookups in\nall {both['2 layers']}"
+        ),
+        "layer 1 on previous": f"in {sum(places[0] == 0 for places in most)} of them",
+        "composed there": (
+            f"found another way in {ex07_depth_rates.after} of its "
+            f"{len(FRESH)} fresh seeds"
+        ),
+        "composed": f"{['None'][composed]} of these {len(most)} does it",
+        "layer 1 zeroed": (
+            f"in\n{broken_by['zero']} of them; setting it to its mean, in "
+            f"{broken_by['mean']}."
+        ),
+        "weights": (
+            f"{count_parameters(OneHeadPerLayer(2))} weights against\n"
+            f"{count_parameters(Attention(2, 2))} for"
+        ),
+    }
+
+
+def checked_numbers() -> dict:
+    """ "How the page is checked": the runs checked step for step, and where
+    PyTorch's own spread (a nudged run) passes 1e-9."""
     from tests.browser.test_train_it import EARLY
 
-    weight_spread = max(records["2 layers/0"]["weight spread"].values())
+    spread = {key: pytorch_spread(e) for key, e in records(twin)["runs"].items()}
+    ill = [key for key, s in spread.items() if s > 1e-9]
+    assert all(key.startswith("4x1/") for key in ill)
+    n_four = len(twin.STEP_SEEDS["4x1"])
+    runs = records(depth)["runs"]
+    first = {  # the step where PyTorch's own spread first passes 1e-9, if it does
+        key: next((step for step, gap in entry["spread"] if gap > 1e-9), None)
+        for key, entry in runs.items()
+    }
+    two_ill = [first[f"2 layers/{s}"] for s in depth.STEP_SEEDS["2 layers"]]
+    assert None not in two_ill  # "in all 10"
+    one_layer = depth.STEP_SEEDS["1 layer"]
+    one_ill = [s for s in one_layer if first[f"1 layer/{s}"]]
+    seed_0 = pytorch_spread(runs["2 layers/0"])
+    weight_spread = max(runs["2 layers/0"]["weight spread"].values())
+    return {
+        "the first random number": f"{random.Random(0).random():.3f}",
+        "steps checked": (
+            f"the first {len(twin.STEP_SEEDS['2x2'])} seeds of each design, "
+            f"and the first {n_four}"
+        ),
+        "PyTorch's own spread": f"in {len(ill)} of those {n_four} seeds",
+        "the worst": f"in the worst by {max(spread.values()) / 1e-9:.0f} times",
+        "depth seeds checked": (
+            f"seeds 0 to {depth.STEP_SEEDS['2 layers'][-1]} of two layers "
+            f"and 0 to {one_layer[-1]} of one"
+        ),
+        "two layers spread": f"in all {len(two_ill)} of",
+        "where it starts": f"between {min(two_ill)} and {max(two_ill)}",
+        "seed 0": f"comes to {1 + seed_0:.1f} times",
+        "how loose": (
+            f"within a factor of about {1 + 10 * seed_0:.0f} of PyTorch's would "
+            f"pass, and\nany weight within {10 * weight_spread:.2f}"
+        ),
+        "the first steps": f"the first {EARLY} steps of seed 0",
+        "one layer spread": (
+            f"in {len(one_ill)} of its {len(one_layer)} seeds, "
+            f"so {len(one_layer) - len(one_ill)} remain"
+        ),
+    }
+
+
+def test_prose_numbers():
+    from tests.pages import check_prose_numbers
+
+    definitions = "0 1 2 3 4 5 8 9 10 100 256 800 4096 0.1 0.6 0.85 0.9 1% 1.01"
     check_prose_numbers(
         "train-it.md",
-        computed={
-            "the seeds after the first": f"the {n - 1} after it",
-            "the twin's seeds": [f"seeds {start} to {stop - 1}"] * 2,
-            "two heads meet": f"meet every claim in {two['meets']} of the {n} seeds",
-            "the failing seed": f"In seed {failing} they break",
-            "its previous-value accuracy": f"in only {previous:.2f} of the outputs",
-            "one head's claims": f"holds in all {one['meets']}",
-            "four heads, both lookups": f"right in {four['both']} of the",
-            "the training page's seeds": f"own {len(theirs)} seeds",
-            "there and here": [
-                f"in {their_meets} seeds there and in {two['meets']} here",
-                f"in {their_wide} there and {one['both']} here",
-                f"in {their_one} and in {one['meets']}",
-            ],
-            "their seeds": f"are {low} to {high - 1}, trained",
-            "these seeds": f"these are {start} to {stop - 1}, in",
-            "four heads there": f"in {their_four} of the training page's",
-            "four heads here": f"and in {four['both']} here, a",
-            "chance": f"about {chance:.0f} seeds",
-            "intro": f"in {two['meets']} and {one['meets']} of the {n}",
-            "steps checked": (
-                f"the first {len(twin.STEP_SEEDS['2x2'])} seeds of each design, "
-                f"and the first {n_four}"
-            ),
-            "PyTorch's own spread": f"in {len(ill)} of those {n_four} seeds",
-            "the worst": f"in the worst by {max(spread.values()) / 1e-9:.0f} times",
-            "the first random number": f"{random.Random(0).random():.3f}",
-            "the stream": f"a stream of {D_STREAM} numbers",
-            "depth seeds checked": (
-                f"seeds 0 to {depth.STEP_SEEDS['2 layers'][-1]} of two layers "
-                f"and 0 to {depth.STEP_SEEDS['1 layer'][-1]} of one"
-            ),
-            "two layers spread": f"in all {len(two_ill)} of",
-            "where it starts": f"between {min(two_ill)} and {max(two_ill)}",
-            "seed 0": f"comes to {1 + seed_0:.1f} times",
-            "one layer's outcome": (
-                f"first {len(outcomes['1 layer'])} seeds (those checked step for "
-                f"step below) it is accurate on one lookup in\nall "
-                f"{len(one_lookup)} and on both in {['none'][both['1 layer']]}"
-            ),
-            "two layers' outcome": (
-                f"the first {len(most)} seeds, two layers are accurate on both "
-                f"lookups in\nall {both['2 layers']}"
-            ),
-            "layer 1 on previous": (
-                f"in {sum(places[0] == 0 for places in most)} of them"
-            ),
-            "composed": f"{['None'][composed]} of these {len(most)} does it",
-            "composed there": (
-                f"found another way in {ex07_depth_rates.after} of its "
-                f"{len(FRESH)} fresh seeds"
-            ),
-            "layer 1 zeroed": (
-                f"in\n{broken_by['zero']} of them; setting it to its mean, in "
-                f"{broken_by['mean']}."
-            ),
-            "weights": (
-                f"{count_parameters(OneHeadPerLayer(2))} weights against\n"
-                f"{count_parameters(Attention(2, 2))} for"
-            ),
-            "a row in six": f"puts about {1 / 6:.2f} on the largest",
-            "how loose": (
-                f"within a factor of about {1 + 10 * seed_0:.0f} of PyTorch's would "
-                f"pass, and\nany weight within {10 * weight_spread:.2f}"
-            ),
-            "the first steps": f"the first {EARLY} steps of seed 0",
-            "one layer spread": (
-                f"in {len(one_ill)} of its {len(depth.STEP_SEEDS['1 layer'])} seeds, "
-                f"so {len(depth.STEP_SEEDS['1 layer']) - len(one_ill)} remain"
-            ),
-        },
-        definitions={
-            "0",
-            "1",
-            "2",
-            "3",
-            "4",
-            "5",
-            "8",
-            "9",
-            "10",
-            "100",
-            "256",
-            "800",
-            "4096",
-            "0.1",
-            "0.6",
-            "0.85",
-            "0.9",
-            "1%",
-            "1.01",
-        },  # fmt: skip
+        computed=seed_numbers() | depth_numbers() | checked_numbers(),
+        definitions=set(definitions.split()),
     )
