@@ -1,9 +1,5 @@
-"""docs/training.md: the task, the model, and the outcomes over every seed.
-
-The page's own blocks train every model as a reader would (tests/page_plugin.py);
-here the saved runs (snippets/training/ex07_run_seeds.py, `saved`) are loaded, or
-trained once, and every claim of the page is asserted per seed.
-"""
+"""docs/training.md: every claim asserted per seed, on the saved runs
+(snippets/training/ex07_run_seeds.py); the page's own blocks train as a reader's do."""
 
 import math
 from dataclasses import replace
@@ -38,12 +34,19 @@ scope = lazy("snippets.training.ex18_scope")
 
 
 SEEDS = range(5)  # the page's seeds (runs.SEEDS): known while collecting
+PREVIOUS = (torch.arange(T) - 1) % T  # the position just before, cyclic
 
 
 @pytest.fixture(scope="module")
 def outcomes() -> dict[int, "runs.Outcome"]:
     assert list(runs.SEEDS) == list(SEEDS)
     return {o.seed: o for o in runs.outcomes}  # saved by the build, or trained
+
+
+@pytest.fixture(params=SEEDS)
+def outcome(outcomes, request) -> "runs.Outcome":
+    """Each of the page's seeds, one test each."""
+    return outcomes[request.param]
 
 
 # --- the task and the model ----------------------------------------------------------
@@ -123,15 +126,12 @@ def test_training_is_reproducible_and_leaves_the_thread_count_alone():
 # --- the outcomes, over every seed ----------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_two_heads_learn_both_lookups(outcomes, seed):
-    accuracy = outcomes[seed].two.test_accuracy
-    assert accuracy.min() >= claims.TWO_HEADS_MIN_ACCURACY
+def test_two_heads_learn_both_lookups(outcome):
+    assert outcome.two.test_accuracy.min() >= claims.TWO_HEADS_MIN_ACCURACY
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_one_head_of_width_4_is_clearly_worse(outcomes, seed):
-    o = outcomes[seed]
+def test_one_head_of_width_4_is_clearly_worse(outcome):
+    o = outcome
     assert o.one.test_accuracy.mean() <= claims.ONE_HEAD_MAX_ACCURACY
     assert o.one.test_mse >= claims.ONE_HEAD_MIN_MSE_RATIO * o.two.test_mse
     # The prose: it learns one of the two lookups and misses the other.
@@ -153,23 +153,19 @@ def test_the_one_wide_head_learns_either_lookup(outcomes):
     assert learned == {0, 1}  # among the page's seeds, each lookup at least once
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_heads_start_alike_and_end_apart(outcomes, seed):
-    o = outcomes[seed]
-    assert o.js_before <= claims.JS_BEFORE_MAX
-    assert o.js_after >= claims.JS_AFTER_MIN
+def test_heads_start_alike_and_end_apart(outcome):
+    assert outcome.js_before <= claims.JS_BEFORE_MAX
+    assert outcome.js_after >= claims.JS_AFTER_MIN
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_each_lookup_has_its_own_head(outcomes, seed):
-    looks = outcomes[seed].looks  # (head, place)
+def test_each_lookup_has_its_own_head(outcome):
+    looks = outcome.looks  # (head, place)
     assert looks.max(dim=0).values.min() >= claims.ROLE_MIN_ATTENTION
     assert set(looks.argmax(dim=0).tolist()) == {0, 1}  # different heads
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_every_seed_passes_the_pages_own_check(outcomes, seed):
-    assert claims.failures(outcomes[seed]) == []
+def test_every_seed_passes_the_pages_own_check(outcome):
+    assert claims.failures(outcome) == []
 
 
 def test_the_check_catches_each_broken_claim(outcomes):
@@ -189,11 +185,8 @@ def test_runs_are_saved_per_version_of_the_code(tmp_path):
     assert [run_seed(3), run_seed(4)] == [3, 4]
     assert [run_seed(3), run_seed(4)] == [3, 4]  # loaded, not trained
     assert trained == [3, 4]
-    key = runs.code_key()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        f"{key}-seed3.pt",
-        f"{key}-seed4.pt",
-    ]
+    saved = sorted(p.name for p in tmp_path.iterdir())
+    assert saved == [f"{runs.code_key()}-seed{seed}.pt" for seed in (3, 4)]
 
 
 def test_saved_runs_equal_fresh_runs(outcomes):
@@ -205,12 +198,10 @@ def test_saved_runs_equal_fresh_runs(outcomes):
     assert torch.equal(fresh.looks, saved.looks)
 
 
-def test_heads_before_training_stay_near_uniform(outcomes):
-    x, _ = held_out()
-    for o in outcomes.values():
-        with torch.no_grad():
-            weights = o.two.before(x)[1]
-        assert (weights - 1 / T).abs().mean() < 0.05  # on average near 1/6
+def test_heads_before_training_stay_near_uniform(untrained):
+    _, weights = untrained
+    for seed_weights in weights:
+        assert (seed_weights - 1 / T).abs().mean() < 0.05  # on average near 1/6
 
 
 def test_loss_falls_far_for_two_heads_and_plateaus_for_one(outcomes):
@@ -225,10 +216,8 @@ def test_loss_falls_far_for_two_heads_and_plateaus_for_one(outcomes):
 
 
 def test_the_sample_has_its_largest_key_feature_at_position_3():
-    assert (
-        before_after.sample.shape == (1, T, D_MODEL)
-        and before_after.sample[0, :, 1].argmax() == 3
-    )
+    sample = before_after.sample
+    assert sample.shape == (1, T, D_MODEL) and sample[0, :, 1].argmax() == 3
 
 
 def test_alt_before_after(outcomes):
@@ -240,9 +229,8 @@ def test_alt_before_after(outcomes):
         after = first.two.after(before_after.sample)[1][0]
     assert before.min() > 0.1 and before.max() < 0.25
     assert (after[1].argmax(-1) == 3).all() and after[1][:, 3].min() > 0.9
-    previous = (torch.arange(T) - 1) % T
-    assert (after[0].argmax(-1) == previous).all()
-    assert after[0][torch.arange(T), previous].min() > 0.9
+    assert (after[0].argmax(-1) == PREVIOUS).all()
+    assert after[0][torch.arange(T), PREVIOUS].min() > 0.9
 
 
 WIDE_ON_PREVIOUS = 0.8  # the alt text's bound
@@ -253,45 +241,33 @@ def test_alt_one_wide_head(outcomes):
     previous position is the star weights the star."""
     with torch.no_grad():
         wide = outcomes[0].one.after(before_after.sample)[1][0, 0]  # (T, T)
-    previous = (torch.arange(T) - 1) % T
-    assert wide[torch.arange(T), previous].min() > WIDE_ON_PREVIOUS  # "more than"
+    assert wide[torch.arange(T), PREVIOUS].min() > WIDE_ON_PREVIOUS  # "more than"
     on_star = wide[:, 3] > 0.5
-    assert on_star.tolist() == (previous == 3).tolist()
+    assert on_star.tolist() == (PREVIOUS == 3).tolist()
 
 
-def score_spreads(outcomes) -> list[float]:
-    """Per seed, before training: the mean over held-out rows of a row's largest
-    minus smallest scaled score, in either head."""
+@pytest.fixture(scope="module")
+def untrained(outcomes) -> tuple[list[float], torch.Tensor]:
+    """Before training, on the held-out rows: per seed, the mean of a row's largest
+    minus smallest scaled score (either head); and every seed's weights."""
     x, _ = held_out()
     n, t, _ = x.shape
-    spreads = []
+    spreads, weights = [], []
     for o in outcomes.values():
         model = o.two.before
         with torch.no_grad():
             q = model.W_query(x).view(n, t, 2, 2).transpose(1, 2)
             k = model.W_key(x).view(n, t, 2, 2).transpose(1, 2)
             scores = q @ k.transpose(-2, -1) / 2**0.5  # (n, heads, T, T)
+            weights.append(model(x)[1])
         spreads.append((scores.amax(-1) - scores.amin(-1)).mean().item())
-    return spreads
+    return spreads, torch.stack(weights)  # (seeds, n, heads, T, T)
 
 
-def weight_range(outcomes) -> tuple[float, float]:
-    """Before training: the smallest and largest weight of either head, over
-    the held-out rows of every seed shown."""
-    x, _ = held_out()
-    lowest, highest = [], []
-    for o in outcomes.values():
-        with torch.no_grad():
-            weights = o.two.before(x)[1]
-        lowest.append(weights.min().item())
-        highest.append(weights.max().item())
-    return min(lowest), max(highest)
-
-
-def test_before_training_the_scores_are_close_and_the_rows_near_uniform(outcomes):
-    assert max(score_spreads(outcomes)) < 1  # "close together"
-    lowest, highest = weight_range(outcomes)
-    assert 1 / 6 / 2 < lowest < 1 / 6 < highest < 2 / 6  # "fairly evenly"
+def test_before_training_the_scores_are_close_and_the_rows_near_uniform(untrained):
+    spreads, weights = untrained
+    assert max(spreads) < 1  # "close together"
+    assert 1 / 6 / 2 < weights.min() < 1 / 6 < weights.max() < 2 / 6  # "fairly evenly"
 
 
 def test_which_head_takes_which_job_is_down_to_the_seed(outcomes):
@@ -312,53 +288,42 @@ def test_counts_in_words():
     assert f"tests train {words[len(SAMPLE)]} of these seeds" in text
 
 
-def misses_and_scope_numbers() -> dict:
-    """The prose of the failure picture and of the scope at the page's end."""
-    answers = torch.tensor(misses.fig.axes[1].collections[0].get_offsets().tolist())
-    band = math.ceil(answers[:, 1].abs().max().item() * 10) / 10
-    both = {name: counts[2] for name, counts in seed_results["designs"].items()}
-    return {
-        "the picture's positions": f"the {misses.N_SHOWN * T} positions",
-        "the picture's sequences": f"first {misses.N_SHOWN} held-out",
-        "the picture's band": f"between -{band} and {band}",
-        "two layers on both": f"both lookups in {both['2 layers']} of",
-        "4 x 1 on both": f"meets both lookups in {both['4 x 1']} seeds",
-        "2 x 2 on both": f"against {both['2 x 2']} for two heads",
-    }
-
-
 def test_the_scope_block_prints_the_counts_of_the_next_pages_records():
     """seed_results' counts are those of design_results' records, at the
     training page's line."""
-    from snippets.width_and_depth.design_results import design_results
-
     table = design_results["designs"]
     assert seed_results["designs"] == fresh_seeds.design_counts(table)
     assert list(scope.WHAT) == list(table) == list(fresh_seeds.designs())
-    both = {name: counts[2] for name, counts in seed_results["designs"].items()}
-    assert both["2 x 2"] >= fresh.MIN_SHARE * len(RUNS)  # "side by side"
-    assert both["1 x 4"] == both["1 x 8"] == both["1 layer"] == 0  # one does one
-    assert 0 < both["2 layers"] < both["2 x 2"]  # "less reliably"
-    assert both["2 x 1"] == 0 < both["4 x 1"] < both["2 x 2"]  # "too narrow"
+    assert BOTH["2 x 2"] >= fresh.MIN_SHARE * len(RUNS)  # "side by side"
+    assert BOTH["1 x 4"] == BOTH["1 x 8"] == BOTH["1 layer"] == 0  # one does one
+    assert 0 < BOTH["2 layers"] < BOTH["2 x 2"]  # "less reliably"
+    assert BOTH["2 x 1"] == 0 < BOTH["4 x 1"] < BOTH["2 x 2"]  # "too narrow"
 
 
-def test_prose_numbers(outcomes):
+def test_prose_numbers(untrained):
     n, rows = len(RUNS), fresh.rows
     tolerance = signature(accuracy).parameters["tol"].default
     first = fresh_seeds.FIRST_SETUP
+    spreads, weights = untrained
+    answers = torch.tensor(misses.fig.axes[1].collections[0].get_offsets().tolist())
+    band = math.ceil(answers[:, 1].abs().max().item() * 10) / 10  # the picture's
     check_prose_numbers(
         "training.md",
         computed={
             "tolerance": f"within {tolerance} of",
-            "smallest spread": f"{min(score_spreads(outcomes)):.2f}",
-            "largest spread": f"{max(score_spreads(outcomes)):.2f}",
-            "weights before training": "between {:.2f} and {:.2f},".format(
-                *weight_range(outcomes)
-            ),
+            "smallest spread": f"{min(spreads):.2f}",
+            "largest spread": f"{max(spreads):.2f}",
+            "weights before training":
+                f"between {weights.min():.2f} and {weights.max():.2f},",
             "the maps": f"${D_MODEL} \\times 4$",
             "an OV circuit": f"${D_MODEL} \\times 2$",
             "fresh seeds": [f"{n}"] * 10,
-            **misses_and_scope_numbers(),
+            "the picture's positions": f"the {misses.N_SHOWN * T} positions",
+            "the picture's sequences": f"first {misses.N_SHOWN} held-out",
+            "the picture's band": f"between -{band} and {band}",
+            "two layers on both": f"both lookups in {BOTH['2 layers']} of",
+            "4 x 1 on both": f"meets both lookups in {BOTH['4 x 1']} seeds",
+            "2 x 2 on both": f"against {BOTH['2 x 2']} for two heads",
             "their range": f"{min(RUNS)} to {max(RUNS)},",
             "two heads meet every claim": [f"{fresh.meet}"] * 2,
             "one wide head accurate on both": [
@@ -383,9 +348,7 @@ def test_prose_numbers(outcomes):
         # (5), Vaswani et al. 2017, section 3.2.2; Elhage et al. 2021; the seeds the
         # set-up was tried on while it was chosen, 1000 to 1039 (a fact of how
         # this page was made, not a result).
-        definitions={
-            "0", "1", "2", "3", "4", "5", "6", "2017", "2021", "1000", "1039",
-        },
+        definitions={"0", "1", "2", "3", "4", "5", "6", "2017", "2021", "1000", "1039"},
     )  # fmt: skip
 
 
@@ -394,8 +357,8 @@ def test_the_loss_figure_draws_every_run_averaged_over_10_steps(outcomes):
 
     lines = fig.axes[0].get_lines()
     assert len(lines) == 2 * len(outcomes)  # both models, every seed
-    runs = [run for o in outcomes.values() for run in (o.two, o.one)]
-    for line, run in zip(lines, runs, strict=True):
+    trained = [run for o in outcomes.values() for run in (o.two, o.one)]
+    for line, run in zip(lines, trained, strict=True):
         drawn = torch.tensor(line.get_ydata())
         want = torch.tensor(run.losses).view(-1, 10).mean(1)
         torch.testing.assert_close(drawn, want.to(drawn.dtype))
@@ -408,6 +371,8 @@ def test_the_loss_figure_draws_every_run_averaged_over_10_steps(outcomes):
 # record that `make seeds` wrote for it, so the records are what the code does.
 SAMPLE = range(fresh_seeds.SEEDS.start + 6, fresh_seeds.SEEDS.stop, 12)
 RUNS = fresh_seeds.records(seed_results["runs"])  # seed -> {field: value}
+# per design of the next page (the scope at the page's end): seeds meeting both
+BOTH = {name: counts[2] for name, counts in seed_results["designs"].items()}
 FIRST_SETUP = fresh_seeds.records(seed_results["first set-up"])
 
 
