@@ -37,31 +37,20 @@ from hooks.page_load import on_files as patch_theme_files
 from hooks.pages import ROOT
 from hooks.search_index import exclude_run_first
 
-
-def page_text(site: Path, page: str) -> str:
-    html = (site / page / "index.html").read_text(encoding="utf-8")
-    return re.sub(r"<[^>]+>", "", html)
-
-
-@pytest.mark.parametrize(
-    "page, numbers",
-    [
-        (
-            "one-head",
-            ["0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820", "0.3061, 0.8210"],
-        ),
-        (
-            "second-head",
-            [
-                "0.6026, 0.1537, 0.1365, 0.0216, 0.0055, 0.0800",
-                "0.4345, 0.4181",
-                "0.3061, 0.8210, 0.4345, 0.4181",
-            ],
-        ),
+ARTICLES_NUMBERS = {
+    "one-head": ["0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820", "0.3061, 0.8210"],
+    "second-head": [
+        "0.6026, 0.1537, 0.1365, 0.0216, 0.0055, 0.0800",
+        "0.4345, 0.4181",
+        "0.3061, 0.8210, 0.4345, 0.4181",
     ],
-)
+}
+
+
+@pytest.mark.parametrize("page, numbers", ARTICLES_NUMBERS.items())
 def test_built_site_shows_the_articles_numbers(built_site, page, numbers):
-    text = page_text(built_site, page)
+    html = (built_site / page / "index.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", html)
     for number in numbers:
         assert number in text, f"{page}: {number} missing from the built page"
 
@@ -224,12 +213,10 @@ NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
 
 
 def page_assets(site: Path, page: str, javascript: bool = True) -> set[Path]:
-    """The files the page loads: its HTML (with its math's fonts inline: the browser
-    suite checks that no KaTeX font is fetched), stylesheets, scripts, images and
-    icon; Material's search worker, and its index (fetched when the reader first
-    opens search: counted, for the reader who searches). A browser
-    with JavaScript skips what is inside <noscript>; one without fetches that, and
-    no script."""
+    """The files the page loads: its HTML (its math's fonts inline), stylesheets,
+    scripts, images, icon, and Material's search worker and index (counted for the
+    reader who searches). With JavaScript, not what is inside <noscript>; without,
+    that and no script."""
     folder = site / page
     html = (folder / "index.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r'id="__config"[^>]*>(.*?)</script>', html, re.S)[1])
@@ -313,15 +300,18 @@ def test_the_weight_counts_what_a_math_page_loads(built_site):
 # -- the search index (hooks/search_index.py) ---------------------------------------
 
 
+def search_index(site: Path) -> dict[str, str]:
+    """The search index: each section's location and its text."""
+    docs = json.loads((site / "search" / "search_index.json").read_text())["docs"]
+    return {d["location"]: d["text"] for d in docs}
+
+
 def test_code_rerun_from_earlier_pages_is_indexed_once(built_site):
     """A run-this-first block's code is found on the page it comes from, not again on
     every page that reruns it; the reader's HTML does not carry the marker."""
-    docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
-    text = {d["location"]: d["text"] for d in docs}
+    text = search_index(built_site)
     on = [where for where, t in text.items() if "def make_batch(n, generator)" in t]
-    assert on == ["training/#the-task-two-lookups-per-position"], (
-        on
-    )  # ablation reruns it
+    assert on == ["training/#the-task-two-lookups-per-position"]  # ablation reruns it
     pages = sorted(built_site.glob("*/index.html"))
     run_first = [p for p in pages if "(run this first)</summary>" in p.read_text()]
     assert len(run_first) >= 8
@@ -352,8 +342,7 @@ def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
 
 
 def test_the_records_that_make_writes_are_not_indexed(built_site):
-    docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
-    text = " ".join(d["text"] for d in docs)
+    text = " ".join(search_index(built_site).values())
     records = ("seed_results = {", "design_results = {", "twin_results = {")
     for data in (*records, "bench = {"):
         assert data not in text, data  # training page, cost page
@@ -374,18 +363,15 @@ def test_the_records_that_make_writes_are_not_indexed(built_site):
 
 
 def test_page_load_edits_make_figures_lazy():
+    """A figure that says nothing of its loading; not a logo, nor an eager figure."""
+    figure = '<img alt="a &gt; b" class="heads-figure" src="f.svg" />'
     html = (
-        '<html><body dir="ltr" data-md-color-scheme="default"><p>'
-        '<img alt="a &gt; b" class="heads-figure" src="f.svg" />'
+        f'<html><body dir="ltr" data-md-color-scheme="default"><p>{figure}'
         '<img alt="logo" src="logo.png" />'
         '<img class="heads-figure" loading="eager" src="g.svg" /></p></body></html>'
     )
-    assert page_load_edits(html) == (
-        '<html><body dir="ltr" data-md-color-scheme="default"><p>'
-        '<img loading="lazy" alt="a &gt; b" class="heads-figure" src="f.svg" />'
-        '<img alt="logo" src="logo.png" />'
-        '<img class="heads-figure" loading="eager" src="g.svg" /></p></body></html>'
-    )
+    lazy = figure.replace("<img ", '<img loading="lazy" ')
+    assert page_load_edits(html) == html.replace(figure, lazy)
 
 
 def test_the_palette_marks_the_body_only_when_a_colour_changes(built_site):
@@ -406,22 +392,19 @@ def test_the_palette_marks_the_body_only_when_a_colour_changes(built_site):
 
 
 def test_page_load_edits_make_code_focusable_and_wrap_tables():
+    """Code blocks' code, not inline code; Material's tables, not a classed one."""
+    table = "<table>\n<thead><tr><th>a</th></tr></thead></table>"
     html = (
         '<body><div class="language-python highlight"><span class="filename">'
         "a.py</span><pre><span></span><code>x = 1\n</code></pre></div>"
         '<div class="language-text highlight"><pre><span></span><code>1</code></pre>'
-        "</div><p>Inline <code>x</code> stays.</p>"
-        "<table>\n<thead><tr><th>a</th></tr></thead></table>"
+        f"</div><p>Inline <code>x</code> stays.</p>{table}"
         '<table class="own"><tr><td>b</td></tr></table></body>'
     )
-    assert page_load_edits(html) == (
-        '<body><div class="language-python highlight"><span '
-        'class="filename">a.py</span><pre><span></span><code tabindex="0">x = 1\n'
-        '</code></pre></div><div class="language-text highlight"><pre><span></span>'
-        '<code tabindex="0">1</code></pre></div><p>Inline <code>x</code> stays.</p>'
-        '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
-        "<table>\n<thead><tr><th>a</th></tr></thead></table></div></div>"
-        '<table class="own"><tr><td>b</td></tr></table></body>'
+    focusable = html.replace("<span></span><code>", '<span></span><code tabindex="0">')
+    wrap = '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">{}</div>'
+    assert page_load_edits(html) == focusable.replace(
+        table, wrap.format(table) + "</div>"
     )
 
 
@@ -484,24 +467,14 @@ def test_every_page_has_its_code_focusable_and_its_tables_wrapped(built_site):
     assert tables >= 2  # the index's notation and the cost page's table
 
 
-FAULTS = {
-    "missing snippet file": (
-        '--8<-- "snippets/one_head/ex02_scores.py:page"',
-        '--8<-- "snippets/one_head/ex02_gone.py:page"',
-        "ex02_gone.py",
-    ),
-    "missing snippet section": (
-        '--8<-- "snippets/one_head/ex02_scores.py:page"',
-        '--8<-- "snippets/one_head/ex02_scores.py:gone"',
-        "gone",
-    ),
-    "broken page link": (
-        "[Next: a second head :material-arrow-right:](second-head.md)",
-        "[Next: a second head](second-hed.md)",
-        "second-hed.md",
-    ),
+SCORES = '--8<-- "snippets/one_head/ex02_scores.py:page"'
+NEXT = "[Next: a second head :material-arrow-right:](second-head.md)"
+FAULTS = {  # fault: (text on one-head.md, what replaces it, what the error names)
+    "missing snippet file": (SCORES, SCORES.replace("scores", "gone"), "ex02_gone.py"),
+    "missing snippet section": (SCORES, SCORES.replace(":page", ":gone"), "gone"),
+    "broken page link": (NEXT, "[Next: a second head](second-hed.md)", "second-hed.md"),
     "broken anchor": (
-        "[Next: a second head :material-arrow-right:](second-head.md)",
+        NEXT,
         "[Next: a second head](second-head.md#no-such-heading)",
         "no-such-heading",
     ),
@@ -511,7 +484,7 @@ FAULTS = {
         "\\sqrt{d_k",
     ),
     "broken raw html link": (
-        "[Next: a second head :material-arrow-right:](second-head.md){ .md-button }",
+        NEXT + "{ .md-button }",
         '<a href="../no-such-page/">Next</a>',
         "no-such-page",
     ),
