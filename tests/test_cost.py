@@ -8,9 +8,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils.flop_counter import FlopCounterMode
 
 from benchmarks import bench_attention
-from snippets.checking_against_pytorch.ex03_sdpa_module import (
-    SDPAMultiHeadAttention,
-)
+from snippets.checking_against_pytorch.ex03_sdpa_module import SDPAMultiHeadAttention
 from snippets.cost.bench_results import bench
 from snippets.cost.ex01_parameters import d_model, heads_sweep
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention

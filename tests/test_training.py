@@ -9,14 +9,10 @@ import pytest
 import torch
 
 from benchmarks import fresh_seeds
+from snippets.training import ex06_measures as measures
 from snippets.training.ex01_task import D_MODEL, T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
 from snippets.training.ex05_train import BATCH, LR, STEPS, accuracy, held_out, train
-from snippets.training.ex06_measures import (
-    head_divergence,
-    js_divergence,
-    where_heads_look,
-)
 from snippets.training.seed_results import seed_results
 from snippets.width_and_depth.design_results import design_results
 from tests.pages import DOCS, check_prose_numbers, lazy, prose_value
@@ -98,9 +94,9 @@ def test_without_the_position_features_attention_cannot_tell_order():
 def test_js_divergence_is_zero_for_equal_rows_and_one_bit_for_disjoint_rows():
     p = torch.tensor([[0.5, 0.5, 0.0, 0.0], [0.1, 0.2, 0.3, 0.4]])
     q = torch.tensor([[0.0, 0.0, 0.5, 0.5], [0.1, 0.2, 0.3, 0.4]])
-    torch.testing.assert_close(js_divergence(p, q), torch.tensor([1.0, 0.0]))
+    torch.testing.assert_close(measures.js_divergence(p, q), torch.tensor([1.0, 0.0]))
     weights = torch.stack([p, q], dim=0)[None]  # (1, heads=2, rows=2, 4)
-    assert head_divergence(weights) == pytest.approx(0.5)
+    assert measures.head_divergence(weights) == pytest.approx(0.5)
 
 
 def test_where_heads_look_finds_a_previous_token_head_and_a_largest_k_head():
@@ -109,7 +105,7 @@ def test_where_heads_look_finds_a_previous_token_head_and_a_largest_k_head():
     largest = torch.zeros(4, T, T)
     largest[torch.arange(4), :, x[..., 1].argmax(1)] = 1
     weights = torch.stack([previous.expand(4, T, T), largest], dim=1)  # (4, 2, T, T)
-    looks = where_heads_look(weights, x)
+    looks = measures.where_heads_look(weights, x)
     assert looks[0, 0] == 1 and looks[1, 1] == 1
     assert looks[0, 1] < 1 and looks[1, 0] < 1
 
