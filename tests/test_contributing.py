@@ -64,23 +64,22 @@ def defined(name: str) -> bool:
     return False
 
 
+def assert_exist(what: str, missing) -> None:
+    missing = sorted(missing)
+    assert not missing, f"CONTRIBUTING.md names {what} that do not exist: {missing}"
+
+
 def test_every_make_target_it_names_exists():
     named = set(re.findall(r"\bmake ([a-z][\w-]*)", SHOWN))
     assert named, "CONTRIBUTING.md names no make target"
     assert named >= {"new-page", "page", "format", "lint", "test"}
-    missing = named - make_targets()
-    assert not missing, (
-        f"CONTRIBUTING.md names Make targets that do not exist: {missing}"
-    )
+    assert_exist("Make targets", named - make_targets())
 
 
 def test_every_function_it_names_exists():
-    calls = {
-        name for s in INLINE_CODE for name in re.findall(r"([A-Za-z_][\w.]*)\(", s)
-    }
+    calls = set(re.findall(r"([A-Za-z_][\w.]*)\(", "\n".join(INLINE_CODE)))
     assert {"check_prose_numbers", "sources"} <= calls
-    missing = sorted(name for name in calls if not defined(name))
-    assert not missing, f"CONTRIBUTING.md names functions that do not exist: {missing}"
+    assert_exist("functions", [name for name in calls if not defined(name)])
 
 
 def test_every_constant_it_names_exists():
@@ -88,8 +87,9 @@ def test_every_constant_it_names_exists():
     constants = {s for s in INLINE_CODE if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)}
     assert "FIGURES" in constants
     code = "\n".join(p.read_text(encoding="utf-8") for p in CODE)
-    missing = sorted(c for c in constants if not re.search(rf"\b{c}\b", code))
-    assert not missing, f"CONTRIBUTING.md names constants that do not exist: {missing}"
+    assert_exist(
+        "constants", [c for c in constants if not re.search(rf"\b{c}\b", code)]
+    )
 
 
 def test_every_file_it_names_exists():
@@ -97,23 +97,19 @@ def test_every_file_it_names_exists():
     the build generates, and the files of the example page `make new-page` makes."""
     scaffolded = re.search(r"make new-page NAME=([\w-]+)", CONTRIBUTING)[1]
     examples = {scaffolded, "my-page"}  # pages the text imagines
+    templates = ("NN", "...", *examples, *(e.replace("-", "_") for e in examples))
     generated = ("assets/figures/", "notebooks/", ".cache/", "test-artifacts/")
-    paths = [
-        s
-        for s in INLINE_CODE
-        if re.fullmatch(r"[\w.-]+(/[\w.-]+)*(/|\.\w+)", s) and "/" in s
-    ]
+    path = re.compile(r"[\w.-]+(/[\w.-]+)*(/|\.\w+)")
+    paths = [s for s in INLINE_CODE if path.fullmatch(s) and "/" in s]
     assert "snippets/ruff.toml" in paths
     missing = [
         p
         for p in paths
-        if not any(t in p for t in ("NN", "...", *examples))
-        and not any(e.replace("-", "_") in p for e in examples)
+        if not any(t in p for t in templates)
         and not p.startswith(generated)
-        and not (ROOT / p).exists()
-        and not (ROOT / "docs" / p).exists()
+        and not any((folder / p).exists() for folder in (ROOT, ROOT / "docs"))
     ]
-    assert not missing, f"CONTRIBUTING.md names files that do not exist: {missing}"
+    assert_exist("files", missing)
 
 
 def test_the_line_limit_it_states_is_the_one_ruff_enforces():
