@@ -264,18 +264,14 @@ def test_alt_toy_pipeline():
     assert f"the concatenation is {cat}, W_o is {w_o} and the output is {y}" in alt
 
 
-def axes_sizes(attn, x) -> dict[str, int]:
-    """What the labels' axis names stand for, from the module and its input."""
-    b, t, d_model = x.shape
-    h, d_head, h_kv = attn.num_heads, attn.d_head, attn.W_k.out_features // attn.d_head
-    return dict(b=b, t=t, d_model=d_model, h=h, d_head=d_head, h_kv=h_kv)
-
-
-def labelled_shapes(steps, sizes) -> dict[str, tuple]:
+def labelled_shapes(module, attn) -> dict[str, tuple]:
     """A step's first word -> the shape its label states, which its axis names
-    must spell with the module's sizes."""
+    must spell with the sizes of the module `attn` and its input."""
+    b, t, d_model = module.x.shape
+    h, d_head, h_kv = attn.num_heads, attn.d_head, attn.W_k.out_features // attn.d_head
+    sizes = dict(b=b, t=t, d_model=d_model, h=h, d_head=d_head, h_kv=h_kv)
     shapes = {}
-    for label, _, _ in steps:
+    for label, _, _ in module.steps_of(module.seen):
         what, axes = label.split("\n")
         names, numbers = re.fullmatch(r"\((.*)\) = \((.*)\)", axes).groups()
         stated = tuple(int(n) for n in numbers.split(", "))
@@ -294,7 +290,7 @@ def check_module_pipeline(module, attn):
     x, seen = module.x, module.seen
     steps = module.steps_of(seen)
     assert drawn_pipeline(module.fig) == meant(module.title, [], steps)
-    shapes = labelled_shapes(steps, axes_sizes(attn, x))
+    shapes = labelled_shapes(module, attn)
     with torch.no_grad():
         q, k, v = (attn.split(layer(x)) for layer in (attn.W_q, attn.W_k, attn.W_v))
         group = attn.num_heads // k.shape[1]
@@ -353,8 +349,7 @@ def test_the_gqa_pipeline_draws_each_kv_head_across_the_query_heads_that_use_it(
 
 
 def module_shapes(module, attn) -> dict[str, str]:
-    shapes = labelled_shapes(module.steps_of(module.seen), axes_sizes(attn, module.x))
-    return {step: str(shape) for step, shape in shapes.items()}
+    return {step: str(shape) for step, shape in labelled_shapes(module, attn).items()}
 
 
 def test_alt_mha_pipeline():
