@@ -31,6 +31,7 @@ scope = lazy("snippets.training.ex18_scope")
 
 SEEDS = range(5)  # the page's seeds (runs.SEEDS): known while collecting
 PREVIOUS = (torch.arange(T) - 1) % T  # the position just before, cyclic
+PAGE = (DOCS / "training.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -275,13 +276,12 @@ def test_which_head_takes_which_job_is_down_to_the_seed(outcomes):
 
 
 def test_counts_in_words():
-    text = (DOCS / "training.md").read_text(encoding="utf-8")
     words = {5: "five", 6: "six", 8: "eight", 10: "ten"}
-    assert f"carries {words[D_MODEL]} numbers" in text
-    assert f"**one-hot code**, {words[T]} numbers" in text
-    assert f"{words[len(runs.SEEDS)]} seeds" in text
-    assert f"{words[2 * len(runs.SEEDS)]} small models" in text
-    assert f"tests train {words[len(SAMPLE)]} of these seeds" in text
+    assert f"carries {words[D_MODEL]} numbers" in PAGE
+    assert f"**one-hot code**, {words[T]} numbers" in PAGE
+    assert f"{words[len(runs.SEEDS)]} seeds" in PAGE
+    assert f"{words[2 * len(runs.SEEDS)]} small models" in PAGE
+    assert f"tests train {words[len(SAMPLE)]} of these seeds" in PAGE
 
 
 def test_the_scope_block_prints_the_counts_of_the_next_pages_records():
@@ -301,7 +301,7 @@ def test_prose_numbers(untrained):
     tolerance = signature(accuracy).parameters["tol"].default
     first = fresh_seeds.FIRST_SETUP
     spreads, weights = untrained
-    answers = torch.tensor(misses.fig.axes[1].collections[0].get_offsets().tolist())
+    answers = points(misses.fig.axes[1])
     band = math.ceil(answers[:, 1].abs().max().item() * 10) / 10  # the picture's
     check_prose_numbers(
         "training.md",
@@ -448,8 +448,7 @@ def test_the_results_file_is_written_as_the_page_reads_it(tmp_path):
 
 
 def test_the_page_shows_the_results_file_and_its_rates():
-    page = (DOCS / "training.md").read_text(encoding="utf-8")
-    assert '--8<-- "snippets/training/seed_results.py"' in page
+    assert '--8<-- "snippets/training/seed_results.py"' in PAGE
     runs_ = RUNS.values()
     assert fresh.meet == sum(not r["broken"] for r in runs_)
     assert fresh.meet >= fresh.MIN_SHARE * len(runs_)
@@ -509,13 +508,19 @@ def test_in_every_seed_the_heads_writes_add_up_to_the_models_output(outcomes):
 
 
 def test_the_ov_section_cites_its_source():
-    text = " ".join((DOCS / "training.md").read_text().split())
-    assert "write it $W_{OV}$, in section" in text
-    assert '"Attention Heads as Information Movement"' in text
-    assert "**OV matrix**" in text
+    prose = " ".join(PAGE.split())
+    assert "write it $W_{OV}$, in section" in prose
+    assert '"Attention Heads as Information Movement"' in prose
+    assert "**OV matrix**" in prose
 
 
 # --- the wide head's answers: the lookup it misses --------------------------------
+
+
+def points(ax) -> torch.Tensor:
+    """The (x, y) of the points a scatter panel draws: a target and an answer."""
+    (scatter,) = ax.collections
+    return torch.tensor(scatter.get_offsets().tolist())
 
 
 def test_the_misses_figure_draws_seed_0s_wide_head_against_the_targets(outcomes):
@@ -526,8 +531,7 @@ def test_the_misses_figure_draws_seed_0s_wide_head_against_the_targets(outcomes)
     learned = outcomes[0].one.test_accuracy.argmax().item()
     assert learned == misses.learned == 0  # seed 0's wide head: previous value
     for ax, out in zip(fig.axes, [learned, 1 - learned], strict=True):
-        (points,) = ax.collections
-        drawn = torch.tensor(points.get_offsets().tolist())
+        drawn = points(ax)
         want = torch.stack(
             [y_test[: misses.N_SHOWN, :, out].flatten(), guess[..., out].flatten()], -1
         )
@@ -540,8 +544,7 @@ def test_alt_wide_head_misses():
     """Left along the diagonal; right, targets from -1 to 1, every answer within
     the band the alt text states."""
     band = float(prose_value("training.md", "every answer stays between -{} and"))
-    left, right = (torch.tensor(ax.collections[0].get_offsets().tolist()) for ax in
-                   misses.fig.axes)  # fmt: skip
+    left, right = (points(ax) for ax in misses.fig.axes)
     assert ((left[:, 1] - left[:, 0]).abs() < 0.1).float().mean() > 0.85
     assert right[:, 0].min() < -0.85 and right[:, 0].max() > 0.85  # near -1, 1
     assert right[:, 1].abs().max() < band
