@@ -347,7 +347,6 @@ def test_the_causal_kernel_skips_a_fifth_of_the_arithmetic():
 
 
 def test_the_page_says_the_benchmark_is_causal_only():
-    """Only the causal case is measured, and the page says so."""
     assert bench["setup"]["causal"] is True
     assert "The benchmark times the causal case only" in PROSE
     assert "Its matrix products are those of the fused versions" not in PROSE
@@ -377,7 +376,6 @@ def test_the_systems_material_is_an_optional_part_after_the_core():
 
 
 def test_the_exercises_are_about_heads():
-    """No exercise about a FlopCounterMode quirk: the exercises are about heads."""
     exercises = PAGE[PAGE.index("## Exercises") :]
     assert "FlopCounterMode" not in exercises
     assert 'Exercise 1: heads that keep their width"' in exercises

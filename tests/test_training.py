@@ -42,7 +42,6 @@ def outcomes() -> dict[int, "runs.Outcome"]:
 
 @pytest.fixture(params=SEEDS)
 def outcome(outcomes, request) -> "runs.Outcome":
-    """Each of the page's seeds, one test each."""
     return outcomes[request.param]
 
 
