@@ -276,7 +276,10 @@ def executable(path: Path, script: str) -> None:
     path.chmod(0o755)
 
 
-SET_UP = (".venv/.installed", "node_modules/.installed")  # `make test`'s first steps
+STAMPS = {  # `make test`'s first steps, each with the file it installs from
+    ".venv/.installed": "pyproject.toml",
+    "node_modules/.installed": "package-lock.json",
+}
 
 
 def install(folder: Path, *targets: str) -> tuple[subprocess.CompletedProcess, list]:
@@ -376,10 +379,7 @@ def clone(stamp_dir):
     shutil.copy(stamp_dir / "fake-python", installed / ".venv" / "bin" / "python")
     (installed / "node_modules").mkdir()
     (installed / "node_modules" / "axe.js").write_text("// axe-core\n")
-    for stamp, source in [
-        (".venv/.installed", "pyproject.toml"),
-        ("node_modules/.installed", "package-lock.json"),
-    ]:
+    for stamp, source in STAMPS.items():
         (installed / stamp).write_text(cksum((stamp_dir / source).read_bytes()))
         newer(stamp_dir / source, than=installed / stamp)
     return stamp_dir
@@ -400,7 +400,7 @@ def test_a_clone_with_linked_venv_and_node_modules_leaves_their_targets_alone(cl
     (clone / ".venv").symlink_to(installed / ".venv")
     (clone / "node_modules").symlink_to(installed / "node_modules")
     before = snapshot(installed)
-    result, calls = install(clone, *SET_UP)
+    result, calls = install(clone, *STAMPS)
     assert result.returncode == 0, result.stdout + result.stderr
     assert calls == []  # neither pip nor npm
     assert (clone / ".venv").is_symlink() and (clone / "node_modules").is_symlink()
@@ -428,17 +428,17 @@ def test_make_installs_node_modules_when_package_lock_changes(clone):
     """A folder of its own: npm ci when there is no stamp or package-lock.json's
     content changed, and nothing when only its time did."""
     (clone / ".venv").symlink_to(clone / "installed" / ".venv")
-    result, calls = install(clone, *SET_UP)
+    result, calls = install(clone, *STAMPS)
     assert result.returncode == 0, result.stdout + result.stderr
     assert calls == ["npm ci --no-audit --no-fund --loglevel=error"]
     stamp = clone / "node_modules" / ".installed"
     lock = (clone / "package-lock.json").read_bytes()
     assert stamp.read_text() == cksum(lock)
     newer(clone / "package-lock.json", than=stamp)
-    assert install(clone, *SET_UP)[1] == []
+    assert install(clone, *STAMPS)[1] == []
     (clone / "package-lock.json").write_bytes(lock.replace(b"{", b"{\n", 1))
     newer(clone / "package-lock.json", than=stamp)
-    assert install(clone, *SET_UP)[1] == [
+    assert install(clone, *STAMPS)[1] == [
         "npm ci --no-audit --no-fund --loglevel=error"
     ]
 
