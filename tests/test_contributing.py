@@ -87,9 +87,8 @@ def test_every_constant_it_names_exists():
     constants = {s for s in INLINE_CODE if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)}
     assert "FIGURES" in constants
     code = "\n".join(p.read_text(encoding="utf-8") for p in CODE)
-    assert_exist(
-        "constants", [c for c in constants if not re.search(rf"\b{c}\b", code)]
-    )
+    missing = [c for c in constants if not re.search(rf"\b{c}\b", code)]
+    assert_exist("constants", missing)
 
 
 def test_every_file_it_names_exists():
@@ -172,9 +171,8 @@ def test_new_page_scaffolds_every_file_and_entry(scaffolded):
 
     linked = linking("demo-page.md")
     assert len(linked) == 1 and index[linked[0]].startswith("- [Demo page: 7 heads](")
-    assert (
-        max(linking("cost.md")) < linked[0] < min(linking("grouped-query-attention.md"))
-    )
+    following = min(linking("grouped-query-attention.md"))
+    assert max(linking("cost.md")) < linked[0] < following
     # the Next buttons: cost's leads to the new page, the new page's onward
     cost = (root / "docs/cost.md").read_text().rstrip().rsplit("\n", 1)[-1]
     button = "[Next: demo page: 7 heads :material-arrow-right:](demo-page.md)"
@@ -424,13 +422,16 @@ def test_make_never_runs_npm_ci_through_a_link(clone):
     assert (clone / "node_modules").is_symlink() and snapshot(installed) == before
 
 
+NPM_CI = "npm ci --no-audit --no-fund --loglevel=error"
+
+
 def test_make_installs_node_modules_when_package_lock_changes(clone):
     """A folder of its own: npm ci when there is no stamp or package-lock.json's
     content changed, and nothing when only its time did."""
     (clone / ".venv").symlink_to(clone / "installed" / ".venv")
     result, calls = install(clone, *STAMPS)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert calls == ["npm ci --no-audit --no-fund --loglevel=error"]
+    assert calls == [NPM_CI]
     stamp = clone / "node_modules" / ".installed"
     lock = (clone / "package-lock.json").read_bytes()
     assert stamp.read_text() == cksum(lock)
@@ -438,9 +439,7 @@ def test_make_installs_node_modules_when_package_lock_changes(clone):
     assert install(clone, *STAMPS)[1] == []
     (clone / "package-lock.json").write_bytes(lock.replace(b"{", b"{\n", 1))
     newer(clone / "package-lock.json", than=stamp)
-    assert install(clone, *STAMPS)[1] == [
-        "npm ci --no-audit --no-fund --loglevel=error"
-    ]
+    assert install(clone, *STAMPS)[1] == [NPM_CI]
 
 
 def test_git_ignores_a_linked_venv_and_node_modules(tmp_path):

@@ -129,9 +129,8 @@ def test_alt_real_model_heads():
     sink = w[real_heads.picks["[CLS] sink"]]
     assert sink[:, 0].min() > 0.8  # a single dark column on [CLS]
     assert (sink[:, 1:] < 0.1).all()
-    assert real_heads.sentences[7].lower().rstrip(".") in alt_text(
-        "assets/figures/real-model-heads.svg"
-    )
+    alt = alt_text("assets/figures/real-model-heads.svg")
+    assert real_heads.sentences[7].lower().rstrip(".") in alt
 
 
 def test_real_model_token_figure_is_drawn_from_its_rows():

@@ -393,9 +393,8 @@ def test_a_patch_to_materials_script_applies_once_or_stops_the_build():
     script = "a();f(1);b();\n//# sourceMappingURL=bundle.min.js.map\n"
     assert page_load.patch_bundle(script, [patch]) == "a();f(2);b();\n"
     for count in (0, 2):
-        with pytest.raises(
-            PluginError, match=f"(?s){count} copies.*the reason.*f\\(1\\)"
-        ):
+        found = f"(?s){count} copies.*the reason.*f\\(1\\)"
+        with pytest.raises(PluginError, match=found):
             page_load.patch_bundle("a();" + "f(1);" * count, [patch])
 
 
