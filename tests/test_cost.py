@@ -8,9 +8,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils.flop_counter import FlopCounterMode
 
 from benchmarks import bench_attention
-from snippets.checking_against_pytorch.ex03_sdpa_module import (
-    SDPAMultiHeadAttention,
-)
+from snippets.checking_against_pytorch.ex03_sdpa_module import SDPAMultiHeadAttention
 from snippets.cost.bench_results import bench
 from snippets.cost.ex01_parameters import d_model, heads_sweep
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
@@ -30,6 +28,8 @@ ex11_exercise_gpt2_maps = lazy("snippets.cost.ex11_exercise_gpt2_maps")
 
 
 T = 1024  # ex02_flops.T, asserted in test_flop_formula
+PAGE = (ROOT / "docs/cost.md").read_text(encoding="utf-8")
+PROSE = " ".join(PAGE.split())  # a phrase may run over a line break
 
 
 def test_the_lazy_modules_were_imported_before_the_first_test():
@@ -69,18 +69,27 @@ def test_flops_do_not_depend_on_heads(h):
 # -- what grows with h: scores, exponentials, maps -----------------------------------
 
 
-class ExpCounter(TorchFunctionMode):
-    """Counts the exponentials of a softmax written out by hand."""
+class Outputs(TorchFunctionMode):
+    """Records every torch function's output, with the function."""
 
     def __init__(self):
         super().__init__()
-        self.exps = 0
+        self.outputs = []
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
-        if func in (torch.exp, torch.Tensor.exp):
-            self.exps += out.numel()
+        self.outputs.append((func, out))
         return out
+
+    def exps(self) -> int:
+        """How many exponentials were taken."""
+        exp = (torch.exp, torch.Tensor.exp)
+        return sum(out.numel() for func, out in self.outputs if func in exp)
+
+    def maps(self, t: int) -> list[torch.Size]:
+        """The shapes of the tensors made with a (t, t) attention map at the end."""
+        tensors = [out for _, out in self.outputs if isinstance(out, torch.Tensor)]
+        return [x.shape for x in tensors if x.dim() == 4 and x.shape[-2:] == (t, t)]
 
 
 class HandSoftmax(MultiHeadAttention):
@@ -99,10 +108,9 @@ def test_exponentials_are_h_t_squared_and_matmul_flops_stay_constant(h):
     torch.manual_seed(0)
     x = torch.randn(2, t, d_model)
     module = HandSoftmax(d_model, num_heads=h, causal=False)
-    counter = ExpCounter()
-    with torch.no_grad(), counter, FlopCounterMode(display=False) as flops:
+    with torch.no_grad(), Outputs() as outputs, FlopCounterMode(display=False) as flops:
         module(x)
-    assert counter.exps == 2 * h * t**2  # b h T^2: grows with h
+    assert outputs.exps() == 2 * h * t**2  # b h T^2: grows with h
     assert flops.get_total_flops() == 2 * 2 * (4 * t * d_model**2 + 2 * t**2 * d_model)
 
 
@@ -118,35 +126,16 @@ def test_softmax_recorder_counts_h_t_squared_and_the_maps():
     assert ex02_flops.formula // (12 * T**2) == 640
 
 
-class MapRecorder(TorchFunctionMode):
-    """Every tensor produced with a (t, t) attention-map shape at the end."""
-
-    def __init__(self, t):
-        super().__init__()
-        self.t, self.maps = t, []
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        out = func(*args, **(kwargs or {}))
-        if isinstance(out, torch.Tensor) and out.dim() == 4:
-            if tuple(out.shape[-2:]) == (self.t, self.t):
-                self.maps.append(out.shape)
-        return out
-
-
 def test_textbook_writes_four_maps_and_fused_none():
     torch.manual_seed(0)
     x = torch.randn(2, 16, 24)
-    counts = []
-    for module in (
-        MultiHeadAttention(24, num_heads=4),
-        SDPAMultiHeadAttention(24, num_heads=4),
-    ):
-        recorder = MapRecorder(16)
-        with torch.no_grad(), recorder:
-            module(x)
-        counts.append(recorder.maps)
-    assert counts[0] == [(2, 4, 16, 16)] * 4  # raw, scaled, masked, normalised
-    assert counts[1] == []
+    maps = []
+    for module in (MultiHeadAttention, SDPAMultiHeadAttention):
+        with torch.no_grad(), Outputs() as outputs:
+            module(24, num_heads=4)(x)
+        maps.append(outputs.maps(16))
+    assert maps[0] == [(2, 4, 16, 16)] * 4  # raw, scaled, masked, normalised
+    assert maps[1] == []
 
 
 def one_head_work(h, t=256):
@@ -209,21 +198,17 @@ def test_tables_are_printed_from_the_results():
     assert ex06_bench_table.forward is bench["forward_ms"]
     assert ex08_sweep_table.sweep is bench["sweep"]
     # the 12-head rows of the sweep are the main table's two modules
-    last = bench["sweep"][-1]
-    assert last["textbook_ms"] == bench["forward_ms"]["batched module"]
-    assert (
-        last["sdpa_ms"]
-        == bench["forward_ms"]["module with scaled_dot_product_attention"]
-    )
+    last, forward = bench["sweep"][-1], bench["forward_ms"]
+    assert last["textbook_ms"] == forward["batched module"]
+    assert last["sdpa_ms"] == forward["module with scaled_dot_product_attention"]
 
 
 def test_the_page_reads_no_file_and_the_results_are_a_literal():
     """A reader who copies the blocks gets the same tables: no file is read."""
-    page = (ROOT / "docs/cost.md").read_text()
-    assert "bench.json" not in page and "read_text" not in page
+    assert "bench.json" not in PAGE and "read_text" not in PAGE
     source = (ROOT / "snippets/cost/bench_results.py").read_text()
     assert "import" not in source
-    assert '--8<-- "snippets/cost/bench_results.py"' in page
+    assert '--8<-- "snippets/cost/bench_results.py"' in PAGE
 
 
 def test_bench_writes_the_results_as_the_snippet_the_page_includes(tmp_path):
@@ -362,21 +347,18 @@ def test_the_causal_kernel_skips_a_fifth_of_the_arithmetic():
 
 
 def test_the_page_says_the_benchmark_is_causal_only():
-    """Only the causal case is measured, and the page says so."""
-    text = " ".join((ROOT / "docs/cost.md").read_text().split())
     assert bench["setup"]["causal"] is True
-    assert "The benchmark times the causal case only" in text
-    assert "Its matrix products are those of the fused versions" not in text
+    assert "The benchmark times the causal case only" in PROSE
+    assert "Its matrix products are those of the fused versions" not in PROSE
 
 
 def test_vaswani_table_3_is_read_with_its_cautions():
     """Section 3.2.2 is the design's motivation; section 6.2 reports the rows
     without a reason; the paper reports one score per row, on the development set."""
-    text = " ".join((ROOT / "docs/cost.md").read_text().split())
-    assert "The paper's own reason" not in text
-    assert "(section 6.2) without giving a reason" in text
-    assert "is the motivation of its design (section 3.2.2)" in text
-    assert "the paper reports one score per row, on the development set" in text
+    assert "The paper's own reason" not in PROSE
+    assert "(section 6.2) without giving a reason" in PROSE
+    assert "is the motivation of its design (section 3.2.2)" in PROSE
+    assert "the paper reports one score per row, on the development set" in PROSE
     source = (ROOT / "snippets/cost/ex04_vaswani_heads.py").read_text()
     assert "development set (newstest2013)" in source
 
@@ -384,23 +366,17 @@ def test_vaswani_table_3_is_read_with_its_cautions():
 def test_the_systems_material_is_an_optional_part_after_the_core():
     """The timings and the per-score table come after what splitting costs,
     under a heading and a box that mark them optional."""
-    text = (ROOT / "docs/cost.md").read_text()
-    core = text.index("## What splitting does cost")
-    optional = text.index("## Optional depth: measured time")
-    assert core < optional < text.index("## Exercises")
-    assert '!!! tip "Optional: how fast, on one machine"' in text[optional:]
+    core = PAGE.index("## What splitting does cost")
+    optional = PAGE.index("## Optional depth: measured time")
+    exercises = PAGE.index("## Exercises")
+    assert core < optional < exercises
+    assert '!!! tip "Optional: how fast, on one machine"' in PAGE[optional:]
     for snippet in ("ex06_bench_table", "ex07_causal_share", "ex09_per_head_work"):
-        assert (
-            optional
-            < text.index(f"snippets/cost/{snippet}.py")
-            < (text.index("## Exercises"))
-        )
+        assert optional < PAGE.index(f"snippets/cost/{snippet}.py") < exercises
 
 
 def test_the_exercises_are_about_heads():
-    """No exercise about a FlopCounterMode quirk: the exercises are about heads."""
-    text = (ROOT / "docs/cost.md").read_text()
-    exercises = text[text.index("## Exercises") :]
+    exercises = PAGE[PAGE.index("## Exercises") :]
     assert "FlopCounterMode" not in exercises
     assert 'Exercise 1: heads that keep their width"' in exercises
 
@@ -427,29 +403,11 @@ def test_prose_numbers():
             "MiB of GPT-2 maps": f"{ex11_exercise_gpt2_maps.total / 2**20:.0f}",
             "multiply-adds above the diagonal": f"is {causal_share} of all the",
         },
-        definitions={
-            "1",
-            "2",
-            "3",  # 4T/3; Michel et al. §3
-            "0",  # BLEU's scale, 0 to 100
-            "100",
-            "4",  # 4 d_model^2, 4 bytes, 4 d_head; Michel et al. §4
-            "8",
-            "12",
-            "16",  # width of 32 heads in Vaswani's table
-            "32",  # heads in Vaswani's table; NeurIPS 32
-            "30",  # NeurIPS 30
-            "64",
-            "768",
-            "1024",
-            "3.2.2",  # Vaswani et al. sections
-            "6.2",
-            "20%",  # Michel et al. §4: WMT heads pruned
-            "40%",  # Michel et al. §4: BERT heads pruned
-            "2017",
-            "2019",
-            "2020",
-            "2022",  # Dao et al., FlashAttention
-            "35",  # NeurIPS 35
-        },
+        # inputs: heads, widths, T, 4 bytes a float, 4T/3, 4 d_model^2, 4 d_head, 16
+        # (the width of 32 heads in Vaswani's table); BLEU's scale, 0 to 100; facts of
+        # papers: Vaswani et al.'s sections, Michel et al.'s §3 and §4 (20% of WMT's
+        # and 40% of BERT's heads pruned), years, NeurIPS volumes 30, 32 and 35
+        definitions={"0", "1", "2", "3", "4", "8", "12", "16", "32", "64", "768"}
+        | {"1024", "100", "3.2.2", "6.2", "20%", "40%", "30", "35"}
+        | {"2017", "2019", "2020", "2022"},
     )

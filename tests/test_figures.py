@@ -25,13 +25,18 @@ real_token = lazy("snippets.real_model.ex08_token_rows")
 one_token = lazy("snippets.real_model.ex07_one_token")
 
 
-def drawn(ax) -> torch.Tensor:
-    """The numbers a heatmap panel was drawn from: its image, and its cell labels."""
+TOP_TWO = {tokens.index("journey"), tokens.index("starts")}
+
+
+def drawn(ax, x=tokens, y=tokens, labelled=True) -> torch.Tensor:
+    """The numbers a heatmap panel was drawn from, its image; its ticks name `x`
+    and `y`, and (if `labelled`) each cell is labelled with its number."""
     image = torch.tensor(ax.images[0].get_array().tolist())
-    labels = [t.get_text() for t in ax.texts]
-    assert labels == [f"{v:.2f}" for v in image.flatten().tolist()]
-    assert [t.get_text() for t in ax.get_xticklabels()] == tokens
-    assert [t.get_text() for t in ax.get_yticklabels()] == tokens
+    if labelled:
+        labels = [t.get_text() for t in ax.texts]
+        assert labels == [f"{v:.2f}" for v in image.flatten().tolist()]
+    assert [t.get_text() for t in ax.get_xticklabels()] == x
+    assert [t.get_text() for t in ax.get_yticklabels()] == y
     return image
 
 
@@ -42,8 +47,7 @@ def test_one_head_figure_is_drawn_from_head_1s_weights():
 
 def test_alt_one_head_pale_and_journey_starts_on_top():
     assert weights.max() < 0.25  # "no weight reaches a quarter"
-    top_two = {tokens.index("journey"), tokens.index("starts")}
-    assert all(set(r) == top_two for r in weights.topk(2, dim=-1).indices.tolist())
+    assert all(set(r) == TOP_TWO for r in weights.topk(2, dim=-1).indices.tolist())
 
 
 def test_two_heads_figure_is_drawn_from_both_heads_weights():
@@ -70,14 +74,11 @@ def test_the_pairs_are_the_pages_pair_under_torch_rand():
     assert torch.equal(random_heads.pairs["torch.rand"][1], head_b)
 
 
-# The alt texts make claims; each is checked here.
 def alt_text(path: str) -> str:
-    (alt,) = re.findall(r"!\[([^\]]+)\]\(" + re.escape(path) + r"\)", pages_text())
+    """The alt text of the figure `path`, on the one page that shows it."""
+    pages = "\n".join(p.read_text() for p in sorted(DOCS.glob("*.md")))
+    (alt,) = re.findall(r"!\[([^\]]+)\]\(" + re.escape(path) + r"\)", pages)
     return " ".join(alt.split())
-
-
-def pages_text() -> str:
-    return "\n".join(p.read_text() for p in sorted(DOCS.glob("*.md")))
 
 
 def test_alt_two_heads_head1_pale_head2_favours_your_from_073_to_023():
@@ -94,9 +95,8 @@ def test_alt_two_heads_head1_pale_head2_favours_your_from_073_to_023():
 
 
 def test_alt_random_heads():
-    top_two = {tokens.index("journey"), tokens.index("starts")}
     for head in random_heads.pairs["torch.rand"]:
-        assert all(set(row) == top_two for row in head.topk(2, dim=-1).indices.tolist())
+        assert all(set(row) == TOP_TWO for row in head.topk(2, dim=-1).indices.tolist())
     for head in random_heads.pairs["nn.Linear"]:
         assert (head - 1 / 6).abs().max() < 0.05  # close to uniform
     for head in random_heads.pairs["N(0, 0.02)"]:
@@ -104,19 +104,13 @@ def test_alt_random_heads():
         assert labels == {f"{1 / 6:.2f}"}  # one sixth, to two decimals
 
 
-def real_model_panel(ax, tokens) -> torch.Tensor:
-    """The numbers a real-model heatmap panel was drawn from; its ticks name tokens."""
-    assert [t.get_text() for t in ax.get_xticklabels()] == tokens
-    return torch.tensor(ax.images[0].get_array().tolist())
-
-
 def test_real_model_heads_figure_is_drawn_from_the_picked_heads():
     tokens, weights, picks = real_heads.tokens, real_heads.weights, real_heads.picks
     panels = real_heads.fig.axes
     assert len(panels) == len(picks) == 3
     for ax, (name, (layer, head)) in zip(panels, picks.items(), strict=True):
-        assert [t.get_text() for t in ax.get_yticklabels()] == tokens
-        assert torch.allclose(real_model_panel(ax, tokens), weights[layer, head])
+        panel = drawn(ax, tokens, tokens, labelled=False)  # no cell labels
+        assert torch.allclose(panel, weights[layer, head])
         assert ax.get_title() == f"{name}\nlayer {layer + 1}, head {head + 1}"
 
 
@@ -135,19 +129,15 @@ def test_alt_real_model_heads():
     sink = w[real_heads.picks["[CLS] sink"]]
     assert sink[:, 0].min() > 0.8  # a single dark column on [CLS]
     assert (sink[:, 1:] < 0.1).all()
-    assert real_heads.sentences[7].lower().rstrip(".") in alt_text(
-        "assets/figures/real-model-heads.svg"
-    )
+    alt = alt_text("assets/figures/real-model-heads.svg")
+    assert real_heads.sentences[7].lower().rstrip(".") in alt
 
 
 def test_real_model_token_figure_is_drawn_from_its_rows():
     (ax,) = real_token.fig.axes
-    shown = real_model_panel(ax, real_token.tokens)
+    heads = [f"head {h + 1}" for h in real_token.picked]  # from 1
+    shown = drawn(ax, real_token.tokens, heads)
     assert torch.allclose(shown, real_token.rows[real_token.picked])
-    labels = [t.get_text() for t in ax.texts]
-    assert labels == [f"{v:.2f}" for v in shown.flatten().tolist()]
-    heads = [t.get_text() for t in ax.get_yticklabels()]
-    assert heads == [f"head {h + 1}" for h in real_token.picked]  # from 1
     assert f"layer {real_token.layer + 1}" in ax.get_title()
 
 
@@ -155,17 +145,13 @@ def test_alt_real_model_token_heads():
     tokens, rows = real_token.tokens, real_token.rows
     alt = alt_text("assets/figures/real-model-token-heads.svg")
     sink, animal, tired = real_token.picked  # in sentence order of what they look at
-    assert (tokens[rows[sink].argmax()], tokens[rows[animal].argmax()]) == (
-        "[CLS]",
-        "animal",
-    )
-    assert tokens[rows[tired].argmax()] == "tired"
+    for head, token in [(sink, "[CLS]"), (animal, "animal"), (tired, "tired")]:
+        assert tokens[rows[head].argmax()] == token
+        weight = re.escape(f"{rows[head].max():.2f}")
+        found = rf"Head {head + 1} .*?{weight},? on {token.strip('[]')}"  # from 1
+        assert re.search(found, alt), head
     assert rows[sink, 1:].max() < 0.15  # "spreads the rest"
     assert rows[tired].max() < 0.5  # head 10 "spreads its weight"
-    for head, word in [(sink, "CLS"), (animal, "animal"), (tired, "tired")]:
-        weight = f"{rows[head].max():.2f}"
-        found = rf"Head {head + 1} .*?{re.escape(weight)},? on {word}"  # from 1
-        assert re.search(found, alt), head
     assert f"three heads of layer {real_token.layer + 1}" in alt
     assert one_token.sentence.rstrip(".") in alt
 
@@ -277,24 +263,14 @@ def test_alt_toy_pipeline():
     assert f"the concatenation is {cat}, W_o is {w_o} and the output is {y}" in alt
 
 
-def axes_sizes(attn, x) -> dict[str, int]:
-    """What the labels' axis names stand for, from the module and its input."""
-    b, t, d_model = x.shape
-    return {
-        "b": b,
-        "t": t,
-        "d_model": d_model,
-        "h": attn.num_heads,
-        "d_head": attn.d_head,
-        "h_kv": attn.W_k.out_features // attn.d_head,
-    }
-
-
-def labelled_shapes(steps, sizes) -> dict[str, tuple]:
+def labelled_shapes(module, attn) -> dict[str, tuple]:
     """A step's first word -> the shape its label states, which its axis names
-    must spell with the module's sizes."""
+    must spell with the sizes of the module `attn` and its input."""
+    b, t, d_model = module.x.shape
+    h, d_head, h_kv = attn.num_heads, attn.d_head, attn.W_k.out_features // attn.d_head
+    sizes = dict(b=b, t=t, d_model=d_model, h=h, d_head=d_head, h_kv=h_kv)
     shapes = {}
-    for label, _, _ in steps:
+    for label, _, _ in module.steps_of(module.seen):
         what, axes = label.split("\n")
         names, numbers = re.fullmatch(r"\((.*)\) = \((.*)\)", axes).groups()
         stated = tuple(int(n) for n in numbers.split(", "))
@@ -313,7 +289,7 @@ def check_module_pipeline(module, attn):
     x, seen = module.x, module.seen
     steps = module.steps_of(seen)
     assert drawn_pipeline(module.fig) == meant(module.title, [], steps)
-    shapes = labelled_shapes(steps, axes_sizes(attn, x))
+    shapes = labelled_shapes(module, attn)
     with torch.no_grad():
         q, k, v = (attn.split(layer(x)) for layer in (attn.W_q, attn.W_k, attn.W_v))
         group = attn.num_heads // k.shape[1]
@@ -372,8 +348,7 @@ def test_the_gqa_pipeline_draws_each_kv_head_across_the_query_heads_that_use_it(
 
 
 def module_shapes(module, attn) -> dict[str, str]:
-    shapes = labelled_shapes(module.steps_of(module.seen), axes_sizes(attn, module.x))
-    return {step: str(shape) for step, shape in shapes.items()}
+    return {step: str(shape) for step, shape in labelled_shapes(module, attn).items()}
 
 
 def test_alt_mha_pipeline():

@@ -14,54 +14,26 @@ from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
 from mkdocs.exceptions import PluginError
 
+from hooks import katex, page_load
 from hooks.build import build, copy_sources
 from hooks.generated import FIGURES
-from hooks.katex import (
-    KATEX_CSS,
-    KATEX_JS,
-    LOAD_FONTS,
-    FontSubsets,
-    InvalidMath,
-    Katex,
-    typeset,
-)
-from hooks.page_load import (
-    EXPLORER,
-    SWITCHING,
-    THEME_PATCHES,
-    Patch,
-    page_load_edits,
-    patch_bundle,
-)
-from hooks.page_load import on_files as patch_theme_files
 from hooks.pages import ROOT
 from hooks.search_index import exclude_run_first
 
-
-def page_text(site: Path, page: str) -> str:
-    html = (site / page / "index.html").read_text(encoding="utf-8")
-    return re.sub(r"<[^>]+>", "", html)
-
-
-@pytest.mark.parametrize(
-    "page, numbers",
-    [
-        (
-            "one-head",
-            ["0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820", "0.3061, 0.8210"],
-        ),
-        (
-            "second-head",
-            [
-                "0.6026, 0.1537, 0.1365, 0.0216, 0.0055, 0.0800",
-                "0.4345, 0.4181",
-                "0.3061, 0.8210, 0.4345, 0.4181",
-            ],
-        ),
+ARTICLES_NUMBERS = {
+    "one-head": ["0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820", "0.3061, 0.8210"],
+    "second-head": [
+        "0.6026, 0.1537, 0.1365, 0.0216, 0.0055, 0.0800",
+        "0.4345, 0.4181",
+        "0.3061, 0.8210, 0.4345, 0.4181",
     ],
-)
+}
+
+
+@pytest.mark.parametrize("page, numbers", ARTICLES_NUMBERS.items())
 def test_built_site_shows_the_articles_numbers(built_site, page, numbers):
-    text = page_text(built_site, page)
+    html = (built_site / page / "index.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", html)
     for number in numbers:
         assert number in text, f"{page}: {number} missing from the built page"
 
@@ -94,12 +66,11 @@ def test_no_page_loads_katex_javascript(built_site):
 
 
 def test_every_formula_is_typeset_at_build_time(built_site):
-    pages = built_pages(built_site)
     with_math = set()
-    for page, text in pages.items():
+    for page, text in built_pages(built_site).items():
         formulas = len(re.findall(r'class="arithmatex"', text))
-        typeset = len(re.findall(r'class="arithmatex"><span class="katex', text))
-        assert typeset == formulas, f"{page}: {formulas - typeset} formulas left as TeX"
+        done = len(re.findall(r'class="arithmatex"><span class="katex', text))
+        assert done == formulas, f"{page}: {formulas - done} formulas left as TeX"
         assert "katex-error" not in text, page
         # TeX delimiters outside code mean a formula nobody typeset
         leftover = re.findall(r".{0,30}(?:\$|\\\(|\\\[).{0,30}", visible_text(text))
@@ -113,16 +84,16 @@ def test_every_formula_is_typeset_at_build_time(built_site):
 
 
 @pytest.fixture(scope="module")
-def katex():
-    renderer = Katex(ROOT / "docs" / KATEX_JS)
+def renderer():
+    renderer = katex.Katex(ROOT / "docs" / katex.KATEX_JS)
     yield renderer
     renderer.close()
 
 
-def test_typeset_keeps_the_tex_and_its_escapes(katex):
+def test_typeset_keeps_the_tex_and_its_escapes(renderer):
     page = '<p>If <span class="arithmatex">\\(a &lt; b\\)</span> then</p>'
     page += '<div class="arithmatex">\\[\n\\sqrt{d_k}\n\\]</div>'
-    out, rendered = typeset(page, katex)
+    out, rendered = katex.typeset(page, renderer)
     assert len(rendered) == 2
     assert '<span class="arithmatex"><span class="katex">' in out
     assert '<div class="arithmatex"><span class="katex-display">' in out
@@ -143,13 +114,13 @@ def inline_faces(page_html: str) -> set[tuple[str, str, str]]:
     return {(f, w, s) for f, s, w, _, _ in INLINE_FACE.findall(page_html)}
 
 
-def test_each_inline_font_has_the_characters_math_draws_in_it(katex, built_site):
+def test_each_inline_font_has_the_characters_math_draws_in_it(renderer, built_site):
     """FontSubsets: one face per font the math uses, holding exactly the characters
     drawn in it that the font has (its unicode-range says which), with their
     shapes; the site serves no other KaTeX face."""
     formula = '<div class="arithmatex">\\[\\sqrt{d_k} = \\mathbf{W}_q\\]</div>'
-    _, rendered = typeset(formula, katex)
-    subsets = FontSubsets(ROOT / "docs" / KATEX_CSS)
+    _, rendered = katex.typeset(formula, renderer)
+    subsets = katex.FontSubsets(ROOT / "docs" / katex.KATEX_CSS)
     css = subsets.css("".join(rendered))
     faces = INLINE_FACE.findall(css)
     assert {(f, s, w) for f, s, w, _, _ in faces} == {
@@ -171,7 +142,8 @@ def test_each_inline_font_has_the_characters_math_draws_in_it(katex, built_site)
     assert "\u200b" in drawn["fonts/KaTeX_Main-Regular.woff2"]  # KaTeX's own
     assert "\u200b" not in subsets.characters_of("fonts/KaTeX_Main-Regular.woff2")
     # the site as built: KaTeX's stylesheet with no @font-face, and no font file
-    assert "@font-face" not in (built_site / KATEX_CSS).read_text(encoding="utf-8")
+    css = (built_site / katex.KATEX_CSS).read_text(encoding="utf-8")
+    assert "@font-face" not in css
     assert not list(built_site.glob("**/*.woff2"))
     # a character the subset leaves out has no shape in it
     font = TTFont(io.BytesIO(subsets.subset("fonts/KaTeX_Math-Italic.woff2", "dk")))
@@ -179,10 +151,8 @@ def test_each_inline_font_has_the_characters_math_draws_in_it(katex, built_site)
 
 
 def test_a_math_page_starts_loading_its_fonts_as_its_head_is_read(built_site):
-    """Right after its inline faces, a page with math asks for them (else they load
-    at the first layout, and the math moves when they come), before the first
-    stylesheet (a script after one waits for it, and the parser with it); no other
-    page does."""
+    """A page with math asks for its fonts right after its inline faces, before any
+    stylesheet would hold the parser up (else the math moves when they come)."""
     with_math = 0
     for page, html in built_pages(built_site).items():
         head = html[: html.index("</head>")]
@@ -190,17 +160,17 @@ def test_a_math_page_starts_loading_its_fonts_as_its_head_is_read(built_site):
             r"<style>(@font-face.*?)</style>\s*<script>(.*?)</script>", head
         )
         if inline_faces(head):
-            assert faces is not None and faces[2] == LOAD_FONTS, page
+            assert faces is not None and faces[2] == katex.LOAD_FONTS, page
             assert faces.end() < head.index('<link rel="stylesheet"'), page
             with_math += 1
         else:
-            assert LOAD_FONTS not in html, page
+            assert katex.LOAD_FONTS not in html, page
     assert with_math >= 10
 
 
-def test_invalid_tex_is_an_error_not_red_text(katex):
-    with pytest.raises(InvalidMath, match=r"\\frac\{a"):
-        typeset('<span class="arithmatex">\\(\\frac{a\\)</span>', katex)
+def test_invalid_tex_is_an_error_not_red_text(renderer):
+    with pytest.raises(katex.InvalidMath, match=r"\\frac\{a"):
+        katex.typeset('<span class="arithmatex">\\(\\frac{a\\)</span>', renderer)
 
 
 # -- page weight ------------------------------------------------------------------
@@ -224,12 +194,10 @@ NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
 
 
 def page_assets(site: Path, page: str, javascript: bool = True) -> set[Path]:
-    """The files the page loads: its HTML (with its math's fonts inline: the browser
-    suite checks that no KaTeX font is fetched), stylesheets, scripts, images and
-    icon; Material's search worker, and its index (fetched when the reader first
-    opens search: counted, for the reader who searches). A browser
-    with JavaScript skips what is inside <noscript>; one without fetches that, and
-    no script."""
+    """The files the page loads: its HTML (its math's fonts inline), stylesheets,
+    scripts, images, icon, and Material's search worker and index (counted for the
+    reader who searches). With JavaScript, not what is inside <noscript>; without,
+    that and no script."""
     folder = site / page
     html = (folder / "index.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r'id="__config"[^>]*>(.*?)</script>', html, re.S)[1])
@@ -250,7 +218,6 @@ def page_assets(site: Path, page: str, javascript: bool = True) -> set[Path]:
 
 
 def page_weights(site: Path, javascript: bool = True) -> dict[str, dict[str, int]]:
-    """Every page's assets and their transfer sizes, with JavaScript or without."""
     return {
         page: {
             str(a.relative_to(site.resolve())): transfer_size(a)
@@ -286,18 +253,11 @@ def test_the_weight_counts_noscript_images_only_without_javascript(built_site):
 
 
 def test_the_weight_counts_what_a_math_page_loads(built_site):
-    """The budget's reckoning, checked on one page: HTML (with the fonts its math
-    uses, inline), Material's CSS and JS, the search worker and index, KaTeX's CSS,
-    the figure; no KaTeX font file and nothing from KaTeX's JavaScript."""
+    """The budget's reckoning on one page: no KaTeX font file (they are inline) and
+    nothing of KaTeX's JavaScript."""
     names = {Path(a).name for a in page_weights(built_site)["one-head"]}
-    assert {
-        "index.html",
-        "katex.min.css",
-        "heads.css",
-        "search_index.json",
-        "one-head-heatmap.svg",
-        "favicon.png",
-    } <= names
+    page = {"index.html", "heads.css", "one-head-heatmap.svg", "favicon.png"}
+    assert page | {"katex.min.css", "search_index.json"} <= names
     assert {n for n in names if n.startswith("KaTeX_")} == set()
     html = (built_site / "one-head" / "index.html").read_text(encoding="utf-8")
     assert inline_faces(html) == {
@@ -313,15 +273,17 @@ def test_the_weight_counts_what_a_math_page_loads(built_site):
 # -- the search index (hooks/search_index.py) ---------------------------------------
 
 
+def search_index(site: Path) -> dict[str, str]:
+    docs = json.loads((site / "search" / "search_index.json").read_text())["docs"]
+    return {d["location"]: d["text"] for d in docs}
+
+
 def test_code_rerun_from_earlier_pages_is_indexed_once(built_site):
     """A run-this-first block's code is found on the page it comes from, not again on
     every page that reruns it; the reader's HTML does not carry the marker."""
-    docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
-    text = {d["location"]: d["text"] for d in docs}
+    text = search_index(built_site)
     on = [where for where, t in text.items() if "def make_batch(n, generator)" in t]
-    assert on == ["training/#the-task-two-lookups-per-position"], (
-        on
-    )  # ablation reruns it
+    assert on == ["training/#the-task-two-lookups-per-position"]  # ablation reruns it
     pages = sorted(built_site.glob("*/index.html"))
     run_first = [p for p in pages if "(run this first)</summary>" in p.read_text()]
     assert len(run_first) >= 8
@@ -352,8 +314,7 @@ def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
 
 
 def test_the_records_that_make_writes_are_not_indexed(built_site):
-    docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
-    text = " ".join(d["text"] for d in docs)
+    text = " ".join(search_index(built_site).values())
     records = ("seed_results = {", "design_results = {", "twin_results = {")
     for data in (*records, "bench = {"):
         assert data not in text, data  # training page, cost page
@@ -374,31 +335,27 @@ def test_the_records_that_make_writes_are_not_indexed(built_site):
 
 
 def test_page_load_edits_make_figures_lazy():
+    """A figure that says nothing of its loading; not a logo, nor an eager figure."""
+    figure = '<img alt="a &gt; b" class="heads-figure" src="f.svg" />'
     html = (
-        '<html><body dir="ltr" data-md-color-scheme="default"><p>'
-        '<img alt="a &gt; b" class="heads-figure" src="f.svg" />'
+        f'<html><body dir="ltr" data-md-color-scheme="default"><p>{figure}'
         '<img alt="logo" src="logo.png" />'
         '<img class="heads-figure" loading="eager" src="g.svg" /></p></body></html>'
     )
-    assert page_load_edits(html) == (
-        '<html><body dir="ltr" data-md-color-scheme="default"><p>'
-        '<img loading="lazy" alt="a &gt; b" class="heads-figure" src="f.svg" />'
-        '<img alt="logo" src="logo.png" />'
-        '<img class="heads-figure" loading="eager" src="g.svg" /></p></body></html>'
-    )
+    lazy = figure.replace("<img ", '<img loading="lazy" ')
+    assert page_load.page_load_edits(html) == html.replace(figure, lazy)
 
 
 def test_the_palette_marks_the_body_only_when_a_colour_changes(built_site):
-    """Material's stylesheet still restyles everything under the attribute (else
-    the patches that keep a load from setting it are moot); no page starts out
-    with it; and the figures are lazy everywhere."""
+    """Material's stylesheet restyles everything under the attribute (else the
+    patches that keep a load from setting it are moot); no page starts with it."""
     assets = built_site / "assets"
     palette = next((assets / "stylesheets").glob("palette.*.min.css")).read_text()
-    assert f"[{SWITCHING}] *" in palette
+    assert f"[{page_load.SWITCHING}] *" in palette
     figures = 0
     for page, html in built_pages(built_site).items():
         body = re.search(r"<body\b[^>]*>", html)[0]
-        assert SWITCHING not in body, f"{page}: {body}"
+        assert page_load.SWITCHING not in body, f"{page}: {body}"
         for img in re.findall(r"<img\b[^>]*>", html):
             assert 'loading="lazy"' in img, f"{page}: {img}"
             figures += 1
@@ -406,42 +363,39 @@ def test_the_palette_marks_the_body_only_when_a_colour_changes(built_site):
 
 
 def test_page_load_edits_make_code_focusable_and_wrap_tables():
+    """Code blocks' code, not inline code; Material's tables, not a classed one."""
+    table = "<table>\n<thead><tr><th>a</th></tr></thead></table>"
     html = (
         '<body><div class="language-python highlight"><span class="filename">'
         "a.py</span><pre><span></span><code>x = 1\n</code></pre></div>"
         '<div class="language-text highlight"><pre><span></span><code>1</code></pre>'
-        "</div><p>Inline <code>x</code> stays.</p>"
-        "<table>\n<thead><tr><th>a</th></tr></thead></table>"
+        f"</div><p>Inline <code>x</code> stays.</p>{table}"
         '<table class="own"><tr><td>b</td></tr></table></body>'
     )
-    assert page_load_edits(html) == (
-        '<body><div class="language-python highlight"><span '
-        'class="filename">a.py</span><pre><span></span><code tabindex="0">x = 1\n'
-        '</code></pre></div><div class="language-text highlight"><pre><span></span>'
-        '<code tabindex="0">1</code></pre></div><p>Inline <code>x</code> stays.</p>'
-        '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
-        "<table>\n<thead><tr><th>a</th></tr></thead></table></div></div>"
-        '<table class="own"><tr><td>b</td></tr></table></body>'
+    focusable = html.replace("<span></span><code>", '<span></span><code tabindex="0">')
+    wrap = '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">{}</div>'
+    assert page_load.page_load_edits(html) == focusable.replace(
+        table, wrap.format(table) + "</div>"
     )
 
 
 def test_only_the_explorers_page_is_marked_as_such():
+    edit = page_load.page_load_edits
     explorer = '<body><div id="explorer" class="heads-explorer"></div></body>'
-    assert page_load_edits(explorer).startswith(f"<body {EXPLORER}>")
-    assert EXPLORER not in page_load_edits('<body><p id="explorers">')
+    assert edit(explorer).startswith(f"<body {page_load.EXPLORER}>")
+    assert page_load.EXPLORER not in edit('<body><p id="explorers">')
     with pytest.raises(PluginError, match="no <body>"):
-        page_load_edits('<html><div id="explorer"></div></html>')
+        edit('<html><div id="explorer"></div></html>')
 
 
 def test_a_patch_to_materials_script_applies_once_or_stops_the_build():
-    patch = Patch(why="the reason", old="f(1);", new="f(2);")
+    patch = page_load.Patch(why="the reason", old="f(1);", new="f(2);")
     script = "a();f(1);b();\n//# sourceMappingURL=bundle.min.js.map\n"
-    assert patch_bundle(script, [patch]) == "a();f(2);b();\n"
+    assert page_load.patch_bundle(script, [patch]) == "a();f(2);b();\n"
     for count in (0, 2):
-        with pytest.raises(
-            PluginError, match=f"(?s){count} copies.*the reason.*f\\(1\\)"
-        ):
-            patch_bundle("a();" + "f(1);" * count, [patch])
+        found = f"(?s){count} copies.*the reason.*f\\(1\\)"
+        with pytest.raises(PluginError, match=found):
+            page_load.patch_bundle("a();" + "f(1);" * count, [patch])
 
 
 def test_materials_script_is_found_once_or_not_at_all():
@@ -452,8 +406,8 @@ def test_materials_script_is_found_once_or_not_at_all():
         src_uri = "assets/javascripts/bundle.0123abcd.min.js"
 
     with pytest.raises(PluginError, match="2 files match"):
-        patch_theme_files([Bundle(), Bundle()], config={})
-    assert patch_theme_files([], config={}) == []
+        page_load.on_files([Bundle(), Bundle()], config={})
+    assert page_load.on_files([], config={}) == []
 
 
 def test_the_site_serves_materials_script_patched(built_site):
@@ -464,7 +418,7 @@ def test_the_site_serves_materials_script_patched(built_site):
     name = "assets/javascripts/bundle.*.min.js"
     served = next(built_site.glob(name)).read_text(encoding="utf-8")
     shipped = next(Path(templates.__file__).parent.glob(name)).read_text("utf-8")
-    for patch in THEME_PATCHES:
+    for patch in page_load.THEME_PATCHES:
         assert patch.new in served and patch.old not in served, patch.why
         assert patch.old in shipped
     assert "sourceMappingURL" not in served
@@ -479,29 +433,19 @@ def test_every_page_has_its_code_focusable_and_its_tables_wrapped(built_site):
             before = html[: table.start()]
             assert before.endswith('<div class="md-typeset__table">'), page
             tables += 1
-        marked = EXPLORER in re.search(r"<body\b[^>]*>", html)[0]
+        marked = page_load.EXPLORER in re.search(r"<body\b[^>]*>", html)[0]
         assert marked == (page == "explorer"), page
     assert tables >= 2  # the index's notation and the cost page's table
 
 
-FAULTS = {
-    "missing snippet file": (
-        '--8<-- "snippets/one_head/ex02_scores.py:page"',
-        '--8<-- "snippets/one_head/ex02_gone.py:page"',
-        "ex02_gone.py",
-    ),
-    "missing snippet section": (
-        '--8<-- "snippets/one_head/ex02_scores.py:page"',
-        '--8<-- "snippets/one_head/ex02_scores.py:gone"',
-        "gone",
-    ),
-    "broken page link": (
-        "[Next: a second head :material-arrow-right:](second-head.md)",
-        "[Next: a second head](second-hed.md)",
-        "second-hed.md",
-    ),
+SCORES = '--8<-- "snippets/one_head/ex02_scores.py:page"'
+NEXT = "[Next: a second head :material-arrow-right:](second-head.md)"
+FAULTS = {  # fault: (text on one-head.md, what replaces it, what the error names)
+    "missing snippet file": (SCORES, SCORES.replace("scores", "gone"), "ex02_gone.py"),
+    "missing snippet section": (SCORES, SCORES.replace(":page", ":gone"), "gone"),
+    "broken page link": (NEXT, "[Next: a second head](second-hed.md)", "second-hed.md"),
     "broken anchor": (
-        "[Next: a second head :material-arrow-right:](second-head.md)",
+        NEXT,
         "[Next: a second head](second-head.md#no-such-heading)",
         "no-such-heading",
     ),
@@ -511,7 +455,7 @@ FAULTS = {
         "\\sqrt{d_k",
     ),
     "broken raw html link": (
-        "[Next: a second head :material-arrow-right:](second-head.md){ .md-button }",
+        NEXT + "{ .md-button }",
         '<a href="../no-such-page/">Next</a>',
         "no-such-page",
     ),
@@ -541,9 +485,8 @@ def test_a_template_edited_between_builds_is_compiled_again(tmp_path, monkeypatc
 
 
 def minimal_site(root: Path) -> Path:
-    """A copy of the site with the real mkdocs.yml settings, hooks, theme and
-    snippets, but only one real page, one-head.md (where the faults go), and stubs
-    of the pages it links to: it builds in seconds."""
+    """The site with one real page, one-head.md (where the faults go), and stubs of
+    the pages it links to: it builds in seconds."""
     copy_sources(root)
     for page in (root / "docs").glob("*.md"):
         if page.name != "one-head.md":

@@ -1,9 +1,5 @@
-"""docs/training.md: the task, the model, and the outcomes over every seed.
-
-The page's own blocks train every model as a reader would (tests/page_plugin.py);
-here the saved runs (snippets/training/ex07_run_seeds.py, `saved`) are loaded, or
-trained once, and every claim of the page is asserted per seed.
-"""
+"""docs/training.md: every claim asserted per seed, on the saved runs
+(snippets/training/ex07_run_seeds.py); the page's own blocks train as a reader's do."""
 
 import math
 from dataclasses import replace
@@ -13,14 +9,10 @@ import pytest
 import torch
 
 from benchmarks import fresh_seeds
+from snippets.training import ex06_measures as measures
 from snippets.training.ex01_task import D_MODEL, T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
 from snippets.training.ex05_train import BATCH, LR, STEPS, accuracy, held_out, train
-from snippets.training.ex06_measures import (
-    head_divergence,
-    js_divergence,
-    where_heads_look,
-)
 from snippets.training.seed_results import seed_results
 from snippets.width_and_depth.design_results import design_results
 from tests.pages import DOCS, check_prose_numbers, lazy, prose_value
@@ -38,12 +30,19 @@ scope = lazy("snippets.training.ex18_scope")
 
 
 SEEDS = range(5)  # the page's seeds (runs.SEEDS): known while collecting
+PREVIOUS = (torch.arange(T) - 1) % T  # the position just before, cyclic
+PAGE = (DOCS / "training.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
 def outcomes() -> dict[int, "runs.Outcome"]:
     assert list(runs.SEEDS) == list(SEEDS)
     return {o.seed: o for o in runs.outcomes}  # saved by the build, or trained
+
+
+@pytest.fixture(params=SEEDS)
+def outcome(outcomes, request) -> "runs.Outcome":
+    return outcomes[request.param]
 
 
 # --- the task and the model ----------------------------------------------------------
@@ -95,9 +94,9 @@ def test_without_the_position_features_attention_cannot_tell_order():
 def test_js_divergence_is_zero_for_equal_rows_and_one_bit_for_disjoint_rows():
     p = torch.tensor([[0.5, 0.5, 0.0, 0.0], [0.1, 0.2, 0.3, 0.4]])
     q = torch.tensor([[0.0, 0.0, 0.5, 0.5], [0.1, 0.2, 0.3, 0.4]])
-    torch.testing.assert_close(js_divergence(p, q), torch.tensor([1.0, 0.0]))
+    torch.testing.assert_close(measures.js_divergence(p, q), torch.tensor([1.0, 0.0]))
     weights = torch.stack([p, q], dim=0)[None]  # (1, heads=2, rows=2, 4)
-    assert head_divergence(weights) == pytest.approx(0.5)
+    assert measures.head_divergence(weights) == pytest.approx(0.5)
 
 
 def test_where_heads_look_finds_a_previous_token_head_and_a_largest_k_head():
@@ -106,7 +105,7 @@ def test_where_heads_look_finds_a_previous_token_head_and_a_largest_k_head():
     largest = torch.zeros(4, T, T)
     largest[torch.arange(4), :, x[..., 1].argmax(1)] = 1
     weights = torch.stack([previous.expand(4, T, T), largest], dim=1)  # (4, 2, T, T)
-    looks = where_heads_look(weights, x)
+    looks = measures.where_heads_look(weights, x)
     assert looks[0, 0] == 1 and looks[1, 1] == 1
     assert looks[0, 1] < 1 and looks[1, 0] < 1
 
@@ -123,15 +122,12 @@ def test_training_is_reproducible_and_leaves_the_thread_count_alone():
 # --- the outcomes, over every seed ----------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_two_heads_learn_both_lookups(outcomes, seed):
-    accuracy = outcomes[seed].two.test_accuracy
-    assert accuracy.min() >= claims.TWO_HEADS_MIN_ACCURACY
+def test_two_heads_learn_both_lookups(outcome):
+    assert outcome.two.test_accuracy.min() >= claims.TWO_HEADS_MIN_ACCURACY
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_one_head_of_width_4_is_clearly_worse(outcomes, seed):
-    o = outcomes[seed]
+def test_one_head_of_width_4_is_clearly_worse(outcome):
+    o = outcome
     assert o.one.test_accuracy.mean() <= claims.ONE_HEAD_MAX_ACCURACY
     assert o.one.test_mse >= claims.ONE_HEAD_MIN_MSE_RATIO * o.two.test_mse
     # The prose: it learns one of the two lookups and misses the other.
@@ -153,23 +149,19 @@ def test_the_one_wide_head_learns_either_lookup(outcomes):
     assert learned == {0, 1}  # among the page's seeds, each lookup at least once
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_heads_start_alike_and_end_apart(outcomes, seed):
-    o = outcomes[seed]
-    assert o.js_before <= claims.JS_BEFORE_MAX
-    assert o.js_after >= claims.JS_AFTER_MIN
+def test_heads_start_alike_and_end_apart(outcome):
+    assert outcome.js_before <= claims.JS_BEFORE_MAX
+    assert outcome.js_after >= claims.JS_AFTER_MIN
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_each_lookup_has_its_own_head(outcomes, seed):
-    looks = outcomes[seed].looks  # (head, place)
+def test_each_lookup_has_its_own_head(outcome):
+    looks = outcome.looks  # (head, place)
     assert looks.max(dim=0).values.min() >= claims.ROLE_MIN_ATTENTION
     assert set(looks.argmax(dim=0).tolist()) == {0, 1}  # different heads
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_every_seed_passes_the_pages_own_check(outcomes, seed):
-    assert claims.failures(outcomes[seed]) == []
+def test_every_seed_passes_the_pages_own_check(outcome):
+    assert claims.failures(outcome) == []
 
 
 def test_the_check_catches_each_broken_claim(outcomes):
@@ -189,11 +181,8 @@ def test_runs_are_saved_per_version_of_the_code(tmp_path):
     assert [run_seed(3), run_seed(4)] == [3, 4]
     assert [run_seed(3), run_seed(4)] == [3, 4]  # loaded, not trained
     assert trained == [3, 4]
-    key = runs.code_key()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        f"{key}-seed3.pt",
-        f"{key}-seed4.pt",
-    ]
+    saved = sorted(p.name for p in tmp_path.iterdir())
+    assert saved == [f"{runs.code_key()}-seed{seed}.pt" for seed in (3, 4)]
 
 
 def test_saved_runs_equal_fresh_runs(outcomes):
@@ -205,12 +194,10 @@ def test_saved_runs_equal_fresh_runs(outcomes):
     assert torch.equal(fresh.looks, saved.looks)
 
 
-def test_heads_before_training_stay_near_uniform(outcomes):
-    x, _ = held_out()
-    for o in outcomes.values():
-        with torch.no_grad():
-            weights = o.two.before(x)[1]
-        assert (weights - 1 / T).abs().mean() < 0.05  # on average near 1/6
+def test_heads_before_training_stay_near_uniform(untrained):
+    _, weights = untrained
+    for seed_weights in weights:
+        assert (seed_weights - 1 / T).abs().mean() < 0.05  # on average near 1/6
 
 
 def test_loss_falls_far_for_two_heads_and_plateaus_for_one(outcomes):
@@ -225,10 +212,8 @@ def test_loss_falls_far_for_two_heads_and_plateaus_for_one(outcomes):
 
 
 def test_the_sample_has_its_largest_key_feature_at_position_3():
-    assert (
-        before_after.sample.shape == (1, T, D_MODEL)
-        and before_after.sample[0, :, 1].argmax() == 3
-    )
+    sample = before_after.sample
+    assert sample.shape == (1, T, D_MODEL) and sample[0, :, 1].argmax() == 3
 
 
 def test_alt_before_after(outcomes):
@@ -240,9 +225,8 @@ def test_alt_before_after(outcomes):
         after = first.two.after(before_after.sample)[1][0]
     assert before.min() > 0.1 and before.max() < 0.25
     assert (after[1].argmax(-1) == 3).all() and after[1][:, 3].min() > 0.9
-    previous = (torch.arange(T) - 1) % T
-    assert (after[0].argmax(-1) == previous).all()
-    assert after[0][torch.arange(T), previous].min() > 0.9
+    assert (after[0].argmax(-1) == PREVIOUS).all()
+    assert after[0][torch.arange(T), PREVIOUS].min() > 0.9
 
 
 WIDE_ON_PREVIOUS = 0.8  # the alt text's bound
@@ -253,45 +237,33 @@ def test_alt_one_wide_head(outcomes):
     previous position is the star weights the star."""
     with torch.no_grad():
         wide = outcomes[0].one.after(before_after.sample)[1][0, 0]  # (T, T)
-    previous = (torch.arange(T) - 1) % T
-    assert wide[torch.arange(T), previous].min() > WIDE_ON_PREVIOUS  # "more than"
+    assert wide[torch.arange(T), PREVIOUS].min() > WIDE_ON_PREVIOUS  # "more than"
     on_star = wide[:, 3] > 0.5
-    assert on_star.tolist() == (previous == 3).tolist()
+    assert on_star.tolist() == (PREVIOUS == 3).tolist()
 
 
-def score_spreads(outcomes) -> list[float]:
-    """Per seed, before training: the mean over held-out rows of a row's largest
-    minus smallest scaled score, in either head."""
+@pytest.fixture(scope="module")
+def untrained(outcomes) -> tuple[list[float], torch.Tensor]:
+    """Before training, on the held-out rows: per seed, the mean of a row's largest
+    minus smallest scaled score (either head); and every seed's weights."""
     x, _ = held_out()
     n, t, _ = x.shape
-    spreads = []
+    spreads, weights = [], []
     for o in outcomes.values():
         model = o.two.before
         with torch.no_grad():
             q = model.W_query(x).view(n, t, 2, 2).transpose(1, 2)
             k = model.W_key(x).view(n, t, 2, 2).transpose(1, 2)
             scores = q @ k.transpose(-2, -1) / 2**0.5  # (n, heads, T, T)
+            weights.append(model(x)[1])
         spreads.append((scores.amax(-1) - scores.amin(-1)).mean().item())
-    return spreads
+    return spreads, torch.stack(weights)  # (seeds, n, heads, T, T)
 
 
-def weight_range(outcomes) -> tuple[float, float]:
-    """Before training: the smallest and largest weight of either head, over
-    the held-out rows of every seed shown."""
-    x, _ = held_out()
-    lowest, highest = [], []
-    for o in outcomes.values():
-        with torch.no_grad():
-            weights = o.two.before(x)[1]
-        lowest.append(weights.min().item())
-        highest.append(weights.max().item())
-    return min(lowest), max(highest)
-
-
-def test_before_training_the_scores_are_close_and_the_rows_near_uniform(outcomes):
-    assert max(score_spreads(outcomes)) < 1  # "close together"
-    lowest, highest = weight_range(outcomes)
-    assert 1 / 6 / 2 < lowest < 1 / 6 < highest < 2 / 6  # "fairly evenly"
+def test_before_training_the_scores_are_close_and_the_rows_near_uniform(untrained):
+    spreads, weights = untrained
+    assert max(spreads) < 1  # "close together"
+    assert 1 / 6 / 2 < weights.min() < 1 / 6 < weights.max() < 2 / 6  # "fairly evenly"
 
 
 def test_which_head_takes_which_job_is_down_to_the_seed(outcomes):
@@ -303,62 +275,50 @@ def test_which_head_takes_which_job_is_down_to_the_seed(outcomes):
 
 
 def test_counts_in_words():
-    text = (DOCS / "training.md").read_text(encoding="utf-8")
     words = {5: "five", 6: "six", 8: "eight", 10: "ten"}
-    assert f"carries {words[D_MODEL]} numbers" in text
-    assert f"**one-hot code**, {words[T]} numbers" in text
-    assert f"{words[len(runs.SEEDS)]} seeds" in text
-    assert f"{words[2 * len(runs.SEEDS)]} small models" in text
-    assert f"tests train {words[len(SAMPLE)]} of these seeds" in text
-
-
-def misses_and_scope_numbers() -> dict:
-    """The prose of the failure picture and of the scope at the page's end."""
-    answers = torch.tensor(misses.fig.axes[1].collections[0].get_offsets().tolist())
-    band = math.ceil(answers[:, 1].abs().max().item() * 10) / 10
-    both = {name: counts[2] for name, counts in seed_results["designs"].items()}
-    return {
-        "the picture's positions": f"the {misses.N_SHOWN * T} positions",
-        "the picture's sequences": f"first {misses.N_SHOWN} held-out",
-        "the picture's band": f"between -{band} and {band}",
-        "two layers on both": f"both lookups in {both['2 layers']} of",
-        "4 x 1 on both": f"meets both lookups in {both['4 x 1']} seeds",
-        "2 x 2 on both": f"against {both['2 x 2']} for two heads",
-    }
+    assert f"carries {words[D_MODEL]} numbers" in PAGE
+    assert f"**one-hot code**, {words[T]} numbers" in PAGE
+    assert f"{words[len(runs.SEEDS)]} seeds" in PAGE
+    assert f"{words[2 * len(runs.SEEDS)]} small models" in PAGE
+    assert f"tests train {words[len(SAMPLE)]} of these seeds" in PAGE
 
 
 def test_the_scope_block_prints_the_counts_of_the_next_pages_records():
     """seed_results' counts are those of design_results' records, at the
     training page's line."""
-    from snippets.width_and_depth.design_results import design_results
-
     table = design_results["designs"]
     assert seed_results["designs"] == fresh_seeds.design_counts(table)
     assert list(scope.WHAT) == list(table) == list(fresh_seeds.designs())
-    both = {name: counts[2] for name, counts in seed_results["designs"].items()}
-    assert both["2 x 2"] >= fresh.MIN_SHARE * len(RUNS)  # "side by side"
-    assert both["1 x 4"] == both["1 x 8"] == both["1 layer"] == 0  # one does one
-    assert 0 < both["2 layers"] < both["2 x 2"]  # "less reliably"
-    assert both["2 x 1"] == 0 < both["4 x 1"] < both["2 x 2"]  # "too narrow"
+    assert BOTH["2 x 2"] >= fresh.MIN_SHARE * len(RUNS)  # "side by side"
+    assert BOTH["1 x 4"] == BOTH["1 x 8"] == BOTH["1 layer"] == 0  # one does one
+    assert 0 < BOTH["2 layers"] < BOTH["2 x 2"]  # "less reliably"
+    assert BOTH["2 x 1"] == 0 < BOTH["4 x 1"] < BOTH["2 x 2"]  # "too narrow"
 
 
-def test_prose_numbers(outcomes):
+def test_prose_numbers(untrained):
     n, rows = len(RUNS), fresh.rows
     tolerance = signature(accuracy).parameters["tol"].default
     first = fresh_seeds.FIRST_SETUP
+    spreads, weights = untrained
+    answers = points(misses.fig.axes[1])
+    band = math.ceil(answers[:, 1].abs().max().item() * 10) / 10  # the picture's
     check_prose_numbers(
         "training.md",
         computed={
             "tolerance": f"within {tolerance} of",
-            "smallest spread": f"{min(score_spreads(outcomes)):.2f}",
-            "largest spread": f"{max(score_spreads(outcomes)):.2f}",
-            "weights before training": "between {:.2f} and {:.2f},".format(
-                *weight_range(outcomes)
-            ),
+            "smallest spread": f"{min(spreads):.2f}",
+            "largest spread": f"{max(spreads):.2f}",
+            "weights before training":
+                f"between {weights.min():.2f} and {weights.max():.2f},",
             "the maps": f"${D_MODEL} \\times 4$",
             "an OV circuit": f"${D_MODEL} \\times 2$",
             "fresh seeds": [f"{n}"] * 10,
-            **misses_and_scope_numbers(),
+            "the picture's positions": f"the {misses.N_SHOWN * T} positions",
+            "the picture's sequences": f"first {misses.N_SHOWN} held-out",
+            "the picture's band": f"between -{band} and {band}",
+            "two layers on both": f"both lookups in {BOTH['2 layers']} of",
+            "4 x 1 on both": f"meets both lookups in {BOTH['4 x 1']} seeds",
+            "2 x 2 on both": f"against {BOTH['2 x 2']} for two heads",
             "their range": f"{min(RUNS)} to {max(RUNS)},",
             "two heads meet every claim": [f"{fresh.meet}"] * 2,
             "one wide head accurate on both": [
@@ -383,9 +343,7 @@ def test_prose_numbers(outcomes):
         # (5), Vaswani et al. 2017, section 3.2.2; Elhage et al. 2021; the seeds the
         # set-up was tried on while it was chosen, 1000 to 1039 (a fact of how
         # this page was made, not a result).
-        definitions={
-            "0", "1", "2", "3", "4", "5", "6", "2017", "2021", "1000", "1039",
-        },
+        definitions={"0", "1", "2", "3", "4", "5", "6", "2017", "2021", "1000", "1039"},
     )  # fmt: skip
 
 
@@ -394,8 +352,8 @@ def test_the_loss_figure_draws_every_run_averaged_over_10_steps(outcomes):
 
     lines = fig.axes[0].get_lines()
     assert len(lines) == 2 * len(outcomes)  # both models, every seed
-    runs = [run for o in outcomes.values() for run in (o.two, o.one)]
-    for line, run in zip(lines, runs, strict=True):
+    trained = [run for o in outcomes.values() for run in (o.two, o.one)]
+    for line, run in zip(lines, trained, strict=True):
         drawn = torch.tensor(line.get_ydata())
         want = torch.tensor(run.losses).view(-1, 10).mean(1)
         torch.testing.assert_close(drawn, want.to(drawn.dtype))
@@ -408,6 +366,8 @@ def test_the_loss_figure_draws_every_run_averaged_over_10_steps(outcomes):
 # record that `make seeds` wrote for it, so the records are what the code does.
 SAMPLE = range(fresh_seeds.SEEDS.start + 6, fresh_seeds.SEEDS.stop, 12)
 RUNS = fresh_seeds.records(seed_results["runs"])  # seed -> {field: value}
+# per design of the next page (the scope at the page's end): seeds meeting both
+BOTH = {name: counts[2] for name, counts in seed_results["designs"].items()}
 FIRST_SETUP = fresh_seeds.records(seed_results["first set-up"])
 
 
@@ -487,8 +447,7 @@ def test_the_results_file_is_written_as_the_page_reads_it(tmp_path):
 
 
 def test_the_page_shows_the_results_file_and_its_rates():
-    page = (DOCS / "training.md").read_text(encoding="utf-8")
-    assert '--8<-- "snippets/training/seed_results.py"' in page
+    assert '--8<-- "snippets/training/seed_results.py"' in PAGE
     runs_ = RUNS.values()
     assert fresh.meet == sum(not r["broken"] for r in runs_)
     assert fresh.meet >= fresh.MIN_SHARE * len(runs_)
@@ -548,13 +507,19 @@ def test_in_every_seed_the_heads_writes_add_up_to_the_models_output(outcomes):
 
 
 def test_the_ov_section_cites_its_source():
-    text = " ".join((DOCS / "training.md").read_text().split())
-    assert "write it $W_{OV}$, in section" in text
-    assert '"Attention Heads as Information Movement"' in text
-    assert "**OV matrix**" in text
+    prose = " ".join(PAGE.split())
+    assert "write it $W_{OV}$, in section" in prose
+    assert '"Attention Heads as Information Movement"' in prose
+    assert "**OV matrix**" in prose
 
 
 # --- the wide head's answers: the lookup it misses --------------------------------
+
+
+def points(ax) -> torch.Tensor:
+    """The (x, y) of the points a scatter panel draws: a target and an answer."""
+    (scatter,) = ax.collections
+    return torch.tensor(scatter.get_offsets().tolist())
 
 
 def test_the_misses_figure_draws_seed_0s_wide_head_against_the_targets(outcomes):
@@ -565,8 +530,7 @@ def test_the_misses_figure_draws_seed_0s_wide_head_against_the_targets(outcomes)
     learned = outcomes[0].one.test_accuracy.argmax().item()
     assert learned == misses.learned == 0  # seed 0's wide head: previous value
     for ax, out in zip(fig.axes, [learned, 1 - learned], strict=True):
-        (points,) = ax.collections
-        drawn = torch.tensor(points.get_offsets().tolist())
+        drawn = points(ax)
         want = torch.stack(
             [y_test[: misses.N_SHOWN, :, out].flatten(), guess[..., out].flatten()], -1
         )
@@ -579,8 +543,7 @@ def test_alt_wide_head_misses():
     """Left along the diagonal; right, targets from -1 to 1, every answer within
     the band the alt text states."""
     band = float(prose_value("training.md", "every answer stays between -{} and"))
-    left, right = (torch.tensor(ax.collections[0].get_offsets().tolist()) for ax in
-                   misses.fig.axes)  # fmt: skip
+    left, right = (points(ax) for ax in misses.fig.axes)
     assert ((left[:, 1] - left[:, 0]).abs() < 0.1).float().mean() > 0.85
     assert right[:, 0].min() < -0.85 and right[:, 0].max() > 0.85  # near -1, 1
     assert right[:, 1].abs().max() < band
