@@ -78,7 +78,8 @@ def test_an_annotation_is_set_up_before_the_reader_reaches_it(page, problems):
     # the paragraph four fifths of a screen below the bottom of the screen
     page.evaluate(f"() => window.scrollTo(0, scrollY - 1.8 * innerHeight + {top})")
     annotations.first.wait_for(state="attached")
-    assert page.evaluate(f"() => {top} > innerHeight")  # not yet on the screen
+    # not yet on the screen
+    assert page.evaluate(f"() => {top}") > page.evaluate("() => innerHeight")
     note = page.locator(".md-annotation .md-tooltip__inner").first
     assert "variance" in note.inner_text()
     assert page.evaluate("() => document.querySelector('.annotate ~ ol').hidden")

@@ -3,8 +3,8 @@ docs/your-sentence.md's 72 thumbnails and large map) are built not as the page
 loads (a long task, below the first screen) but a part at a time when the browser
 is idle, and whatever is left at once when a part it draws comes within a quarter
 of a screen of the screen, when the explorer gets the focus, or before the page
-is printed. These tests take the idle moments away (requestIdleCallback never
-calls back) to see each of the other ways on its own."""
+is printed. The first test leaves the idle moments; the others take them away
+(requestIdleCallback never calls back) to see each other way on its own."""
 
 import pytest
 
