@@ -1,13 +1,8 @@
-"""The Chromium the browser suite, `make audit` and `make bench-live` drive, from
-the first place that has one: $CHROMIUM; Playwright's own (`playwright install
-chromium`); a system Chromium or Chrome; with `install` (`make test` runs this
-file), on Debian or Ubuntu as root, apt-get's `chromium`. None: NoChromium,
-saying how to get one.
+"""The Chromium the browser suite, `make audit` and `make bench-live` drive: see
+find_chromium for where it is looked for.
 
     .venv/bin/python -m scripts.find_chromium
 """
-
-from __future__ import annotations
 
 import functools
 import os
@@ -36,14 +31,10 @@ SYSTEM_CHROMIUMS = [  # where a system Chromium or Chrome lives, tried in order
     "/Applications/Chromium.app/Contents/MacOS/Chromium",
     "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
 ]
-SYSTEM_COMMANDS = [
-    "chromium",
-    "chromium-browser",
-    "google-chrome-stable",
-    "google-chrome",
-    "chrome",
-]
+SYSTEM_COMMANDS = "chromium chromium-browser google-chrome-stable google-chrome chrome"
+SYSTEM_COMMANDS = SYSTEM_COMMANDS.split()  # then on PATH, in order
 OS_RELEASE = Path("/etc/os-release")
+APT_INSTALL = ["apt-get", "install", "-y", "-q", "chromium"]
 HOW_TO_GET_ONE = (
     "No Chromium for the browser suite. Get one of: "
     "CHROMIUM=/path/to/chromium-or-chrome; "
@@ -62,8 +53,8 @@ def _runnable(path: Path) -> bool:
 
 
 def playwright_chromium() -> Path | None:
-    """Playwright's own Chromium, if `playwright install chromium` has put it there.
-    (Asked in a subprocess: the sync API cannot start inside pytest-playwright's.)"""
+    """Playwright's own Chromium, if `playwright install chromium` has put it there
+    (asked in a subprocess: the sync API cannot start inside pytest-playwright's)."""
     ask = (
         "from playwright.sync_api import sync_playwright\n"
         "with sync_playwright() as p: print(p.chromium.executable_path)"
@@ -99,16 +90,12 @@ def apt_can_install() -> bool:
 
 def apt_install_chromium() -> Path:
     print("Installing Chromium for the browser suite (apt-get)...", file=sys.stderr)
-    for command in (
-        ["apt-get", "update", "-q"],
-        ["apt-get", "install", "-y", "-q", "chromium"],
-    ):
+    for command in (["apt-get", "update", "-q"], APT_INSTALL):
         if subprocess.run(command).returncode != 0:
             raise NoChromium(f"`{' '.join(command)}` failed. {HOW_TO_GET_ONE}")
-    found = system_chromium()
-    if found is None:
-        raise NoChromium(f"apt-get installed chromium, but no binary. {HOW_TO_GET_ONE}")
-    return found
+    if found := system_chromium():
+        return found
+    raise NoChromium(f"apt-get installed chromium, but no binary. {HOW_TO_GET_ONE}")
 
 
 def find_chromium(install: bool = False) -> Path:
@@ -119,11 +106,9 @@ def find_chromium(install: bool = False) -> Path:
     4. with `install`, on Debian or Ubuntu as root: apt-get's `chromium`.
     Otherwise NoChromium, saying how to get one."""
     if chosen := os.environ.get("CHROMIUM"):
-        if not _runnable(Path(chosen)):
-            raise NoChromium(
-                f"CHROMIUM={chosen} is not a runnable file. {HOW_TO_GET_ONE}"
-            )
-        return Path(chosen)
+        if _runnable(Path(chosen)):
+            return Path(chosen)
+        raise NoChromium(f"CHROMIUM={chosen} is not a runnable file. {HOW_TO_GET_ONE}")
     for finder in (playwright_chromium, system_chromium):
         if found := finder():
             return found

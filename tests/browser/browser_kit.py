@@ -1,9 +1,5 @@
 """Helpers for the browser suite: watch a page, run axe, switch schemes, take
-screenshots, copy code. Chromium is found by scripts/find_chromium.py and
-driven by pytest-playwright; the site is built and served by hooks/build.py
-(tests/browser/conftest.py)."""
-
-from __future__ import annotations
+screenshots, copy code, move the focus."""
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +12,7 @@ from hooks.pages import DOCS, ROOT
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 TIMEOUT_MS = 5_000  # Playwright's default is 30 s: fail fast instead
+PALETTE_TOGGLE = "label.md-header__button[for^='__palette_']:visible"
 
 
 def docs_pages() -> list[str]:
@@ -41,7 +38,10 @@ class Problems:
     expected: set[str] = field(default_factory=set)
     checked: bool = False  # assert_none ran (in the test, so a problem is a failure)
 
-    def watch(self, page) -> None:
+    def watch(self, page) -> "Problems":
+        """Record the page's problems from now on; its waits fail after TIMEOUT_MS."""
+        page.set_default_timeout(TIMEOUT_MS)
+        page.set_default_navigation_timeout(TIMEOUT_MS)
         origin = urlsplit(self.base_url)
         own = f"{origin.scheme}://{origin.netloc}/"
 
@@ -50,10 +50,9 @@ class Problems:
                 self.console_errors.append(f"{msg.text} ({msg.location.get('url')})")
 
         def on_request(request):
-            url = request.url
-            self.requested.append(url)
-            if not (url.startswith(own) or url.startswith(("data:", "blob:"))):
-                self.foreign_requests.append(url)
+            self.requested.append(request.url)
+            if not request.url.startswith((own, "data:", "blob:")):
+                self.foreign_requests.append(request.url)
 
         def on_response(response):
             if response.status >= 400 and response.url not in self.expected:
@@ -67,19 +66,22 @@ class Problems:
         )
         page.on("request", on_request)
         page.on("response", on_response)
+        return self
 
-    def as_dict(self) -> dict[str, list[str]]:
-        return {
+    def requests(self, part: str) -> list[str]:
+        """The URLs asked for so far that contain `part`."""
+        return [url for url in self.requested if part in url]
+
+    def assert_none(self) -> None:
+        self.checked = True
+        found = {
             "console errors": self.console_errors,
             "page errors": self.page_errors,
             "failed requests": self.failed_requests,
             "HTTP status >= 400": self.bad_statuses,
             "requests to another host": self.foreign_requests,
         }
-
-    def assert_none(self) -> None:
-        self.checked = True
-        found = {name: items for name, items in self.as_dict().items() if items}
+        found = {name: items for name, items in found.items() if items}
         assert not found, f"problems while the page was open: {found}"
 
 
@@ -88,8 +90,8 @@ COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 
 def run_axe(page, rules: list[str] | None = None) -> list[dict]:
-    """Inject axe-core from the npm package and return its violations, compact:
-    all of axe's default rules, or only `rules`."""
+    """axe-core's violations (from the npm package), compact: all of axe's
+    default rules, or only `rules`."""
     if not AXE_JS.exists():
         pytest.fail(f"{AXE_JS} is missing: run `npm ci` (make does it)")
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
@@ -98,7 +100,7 @@ def run_axe(page, rules: list[str] | None = None) -> list[dict]:
     options = {"resultTypes": ["violations"]}
     if rules:
         options["runOnly"] = {"type": "rule", "values": rules}
-    violations = page.evaluate(
+    return page.evaluate(
         """async (options) => {
             const result = await axe.run(document, options);
             return result.violations.map(v => ({
@@ -111,7 +113,6 @@ def run_axe(page, rules: list[str] | None = None) -> list[dict]:
         }""",
         options,
     )
-    return violations
 
 
 # Turn transitions off so a colour read right after a scheme switch is final.
@@ -125,7 +126,7 @@ def set_scheme(page, scheme: str) -> None:
     for _ in range(3):
         if body.get_attribute("data-md-color-scheme") == scheme:
             return
-        page.locator("label.md-header__button[for^='__palette_']:visible").click()
+        page.locator(PALETTE_TOGGLE).click()
     assert body.get_attribute("data-md-color-scheme") == scheme
 
 
@@ -157,10 +158,10 @@ def full_page_screenshot(page, path: Path) -> None:
     page drawn; every block of the page's content must show in it."""
     draw_whole_page(page)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # The explorers build their parts in idle moments (a busy machine has few), and
-    # each part built moves the blocks below it: the blocks are measured before and
-    # after the screenshot, and the screenshot is taken again until they held still
-    # (a paragraph measured before a move was once judged blank in its old place).
+    # The explorers build their parts in idle moments, and each part built moves
+    # the blocks below it: the blocks are measured before and after the shot, and
+    # it is taken again until they held still (else a block measured before a move
+    # is judged blank in its old place).
     boxes = page.evaluate(BOXES, BLOCKS)
     for _ in range(10):
         # a long page takes its time to encode on a loaded machine: Playwright's
@@ -181,8 +182,7 @@ def full_page_screenshot(page, path: Path) -> None:
 def blank_blocks(path: Path, width: float, boxes: list) -> list[str]:
     """The boxes (left, top, right, bottom, label, in CSS pixels of a page
     `width` wide) whose inside, a border's width in from their edges, is one
-    colour in the image at `path`: nothing drawn there but the block's own
-    background."""
+    colour in the image at `path`: nothing drawn there but a background."""
     from PIL import Image
 
     image = Image.open(path)
@@ -210,10 +210,9 @@ def axe_both_schemes(
 ) -> dict[str, list]:
     """axe violations in the light and the dark scheme ({} when there are none),
     with a full-page screenshot saved as `screenshot`-scheme.jpg (light, and dark
-    too if `dark_screenshot`), the whole page drawn (`full_page_screenshot`).
-    Every rule runs in the light scheme; in the dark one, the colour rules again
-    (the rest cannot change with the scheme, and axe is the suite's slowest
-    step)."""
+    too if `dark_screenshot`). Every rule runs in the light scheme; in the dark
+    one only the colour rules (the rest cannot change with the scheme, and axe is
+    the suite's slowest step)."""
     page.add_style_tag(content=NO_MOTION)
     found = {}
     for scheme, rules in (("default", None), ("slate", COLOUR_RULES)):
@@ -224,6 +223,51 @@ def axe_both_schemes(
         if violations:
             found[scheme] = violations
     return found
+
+
+# The boxes of the element `root` that stick out of it or of the window, and its
+# text (`texts`) drawn smaller than 11 px (in an SVG, its font size times the
+# drawing's scale); what is inside `hidden` is not drawn.
+OVERFLOW = """([root, hidden, texts]) => {
+    root = document.querySelector(root);
+    const edge = Math.min(root.getBoundingClientRect().right, innerWidth) + 0.5;
+    const shown = (e) => !e.closest(hidden);
+    const out = [...root.querySelectorAll("*")].filter(shown)
+        .filter((e) => e.getBoundingClientRect().right > edge)
+        .map((e) => e.tagName + "." + e.getAttribute("class"));
+    const small = [...root.querySelectorAll(texts)]
+        .filter((e) => shown(e) && e.textContent.trim())
+        .map((e) => {
+            const svg = e.closest("svg");
+            const scale = svg ? svg.getBoundingClientRect().width /
+                svg.viewBox.baseVal.width : 1;
+            return [e.textContent.trim().slice(0, 20),
+                    parseFloat(getComputedStyle(e).fontSize) * scale];
+        })
+        .filter(([, size]) => size < 11);
+    return { out, small, wide: document.documentElement.scrollWidth > innerWidth };
+}"""
+
+
+def assert_fits(
+    page,
+    root: str,
+    where,
+    hidden: str = ".heads-visually-hidden",
+    texts: str = "svg text, label, td, th, dd, dt, p",
+) -> None:
+    """Nothing of `root` sticks out and none of its text is tiny (OVERFLOW)."""
+    found = page.evaluate(OVERFLOW, [root, hidden, texts])
+    assert found == {"out": [], "small": [], "wide": False}, (where, found)
+
+
+def tab_to(page, selector: str, limit: int = 30) -> None:
+    """Press Tab until the element with the focus matches `selector`."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    pytest.fail(f"Tab never reached {selector}")
 
 
 def check_copy_button(page) -> tuple[int, str] | None:

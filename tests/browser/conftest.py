@@ -3,20 +3,16 @@
 must end every test empty. With no Chromium, a run that includes browser tests
 stops before the first test, saying how to get one: the suite is never skipped."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import pytest
 
 from hooks.build import serve
 from scripts.find_chromium import CHROMIUM_ARGS, NoChromium, chromium
-from tests.browser.browser_kit import TIMEOUT_MS, Problems
+from tests.browser.browser_kit import Problems
 
 
 def pytest_collection_finish(session):
-    """Fail at once, before any test runs, when a selected test drives Chromium
-    and none can be found."""
     if any(
         "browser_type_launch_args" in getattr(i, "fixturenames", ())
         for i in session.items
@@ -28,14 +24,9 @@ def pytest_collection_finish(session):
 
 
 @pytest.fixture(scope="session")
-def site_root(built_site) -> Path:
-    return built_site
-
-
-@pytest.fixture(scope="session")
-def base_url(site_root: Path):
+def base_url(built_site: Path):
     """Overrides pytest-playwright's base_url: the fresh site, on an ephemeral port."""
-    url, server = serve(site_root)
+    url, server = serve(built_site)
     yield url
     server.shutdown()
     server.server_close()
@@ -53,16 +44,14 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     # A fixed light preference: each test switches scheme explicitly when it needs to.
+    # A test changes them with @pytest.mark.browser_context_args (pytest-playwright).
     return {**browser_context_args, "color_scheme": "light", "locale": "en-GB"}
 
 
 @pytest.fixture
 def problems(page, base_url) -> Problems:
     """Watches the page for errors and foreign requests; asserted empty at the end."""
-    page.set_default_timeout(TIMEOUT_MS)
-    page.set_default_navigation_timeout(TIMEOUT_MS)
-    seen = Problems(base_url)
-    seen.watch(page)
+    seen = Problems(base_url).watch(page)
     yield seen
     if not seen.checked:  # tests call it themselves; this catches the rest
         seen.assert_none()

@@ -1,36 +1,28 @@
 """What a reader does with the theme: switch schemes, search, get lost.
 (Copying code is checked on every page, in test_pages.py.)"""
 
-from __future__ import annotations
-
 import re
 
 import pytest
 
-from tests.browser.browser_kit import (
-    ARTIFACTS,
-    Problems,
-    axe_both_schemes,
-    draw_whole_page,
-)
+from tests.browser import browser_kit as kit
 
 ROOT_SCHEME = "() => getComputedStyle(document.documentElement).colorScheme"
+SEARCH_INDEX = "search_index.json"
+SEARCH_WORKER = "/workers/search."  # the worker's script, fetched as it starts
 
 
 def test_palette_toggle_switches_schemes(page, problems):
     """The body's scheme, and the page's own (its scroll bars and canvas), which
     Material's palette writes on the root (hooks/page_load.py's patch)."""
     page.goto("")
-    body = page.locator("body")
-    assert body.get_attribute("data-md-color-scheme") == "default"
-    assert page.evaluate(ROOT_SCHEME) == "light"
-    toggle = "label.md-header__button[for^='__palette_']:visible"
-    page.locator(toggle).click()
-    assert body.get_attribute("data-md-color-scheme") == "slate"
-    assert page.evaluate(ROOT_SCHEME) == "dark"
-    page.locator(toggle).click()
-    assert body.get_attribute("data-md-color-scheme") == "default"
-    assert page.evaluate(ROOT_SCHEME) == "light"
+    for n, (scheme, own) in enumerate(
+        [("default", "light"), ("slate", "dark"), ("default", "light")]
+    ):
+        if n:
+            page.locator(kit.PALETTE_TOGGLE).click()
+        assert page.locator("body").get_attribute("data-md-color-scheme") == scheme
+        assert page.evaluate(ROOT_SCHEME) == own
 
 
 # Every change of the body's data-md-color-switching from the start of the page:
@@ -53,27 +45,22 @@ def test_a_load_does_not_switch_off_transitions_but_a_switch_does(page, problems
     page.goto("cost/")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("() => window.switching") == []
-    page.locator("label.md-header__button[for^='__palette_']:visible").click()
+    page.locator(kit.PALETTE_TOGGLE).click()
     gone = "() => !document.body.hasAttribute('data-md-color-switching')"
     page.wait_for_function(gone)
     assert page.evaluate("() => window.switching") == ["set", "removed"]
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
 
 
-def test_a_first_visit_in_a_dark_scheme_switches_without_transitions(browser, base_url):
+@pytest.mark.browser_context_args(color_scheme="dark")
+def test_a_first_visit_in_a_dark_scheme_switches_without_transitions(page, problems):
     """A reader whose system is dark gets the slate palette from Material's script
     on a first visit, a change of colours: transitions are off while it happens."""
-    context = browser.new_context(base_url=base_url, color_scheme="dark")
-    page = context.new_page()
-    seen = Problems(base_url)
-    seen.watch(page)
     page.add_init_script(WATCH_SWITCHING)
     page.goto("cost/")
     page.wait_for_function("() => window.switching.length == 2")
     assert page.evaluate("() => window.switching") == ["set", "removed"]
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
-    context.close()
-    seen.assert_none()
 
 
 def test_an_annotation_is_set_up_before_the_reader_reaches_it(page, problems):
@@ -85,21 +72,17 @@ def test_an_annotation_is_set_up_before_the_reader_reaches_it(page, problems):
     page.wait_for_load_state("networkidle")
     annotations = page.locator(".md-annotation")
     assert annotations.count() == 0
-    draw_whole_page(page)  # every block at its height: the scrolling below is exact
+    kit.draw_whole_page(page)  # every block at its height: the scrolling below is exact
     assert annotations.count() == 0
+    top = "document.querySelector('.annotate').getBoundingClientRect().top"
     # the paragraph four fifths of a screen below the bottom of the screen
-    page.evaluate(
-        """() => window.scrollTo(0, scrollY - 1.8 * innerHeight +
-            document.querySelector('.annotate').getBoundingClientRect().top)"""
-    )
+    page.evaluate(f"() => window.scrollTo(0, scrollY - 1.8 * innerHeight + {top})")
     annotations.first.wait_for(state="attached")
-    assert page.evaluate(
-        "() => document.querySelector('.annotate').getBoundingClientRect().top"
-    ) > page.evaluate("() => innerHeight")  # not yet on the screen
+    # not yet on the screen
+    assert page.evaluate(f"() => {top}") > page.evaluate("() => innerHeight")
     note = page.locator(".md-annotation .md-tooltip__inner").first
     assert "variance" in note.inner_text()
-    listed = "() => document.querySelector('.annotate ~ ol').hidden"
-    assert page.evaluate(listed)
+    assert page.evaluate("() => document.querySelector('.annotate ~ ol').hidden")
 
 
 # Every change of <html>'s class, with the value before it, from the start of the
@@ -144,54 +127,44 @@ LAYOUT_SHIFTS = """() => new Promise((done) => {
         .observe({type: "layout-shift", buffered: true});
     setTimeout(() => done(shifts), 500);
 })"""
+# Lighthouse's mobile screen, and a desktop one, at a phone's pixel density
+MOBILE = pytest.mark.browser_context_args(
+    viewport={"width": 412, "height": 823}, is_mobile=True, device_scale_factor=1.75
+)
+DESKTOP = pytest.mark.browser_context_args(device_scale_factor=1.75)
 
 
-@pytest.mark.parametrize("viewport", ["mobile", "desktop"])
-def test_pages_do_not_shift_as_they_load(browser, base_url, viewport):
+@pytest.mark.parametrize(
+    "viewport",
+    [pytest.param("mobile", marks=MOBILE), pytest.param("desktop", marks=DESKTOP)],
+)
+def test_pages_do_not_shift_as_they_load(page, problems, viewport):
     """Nothing moves under the reader as a page loads (Lighthouse's Cumulative
     Layout Shift): the math is laid out in its own fonts from the start, and no
     block on the first screen is first laid out at a placeholder height (the
     stylesheet's content-visibility). In Lighthouse's mobile viewport too."""
-    mobile = {"viewport": {"width": 412, "height": 823}, "is_mobile": True}
-    context = browser.new_context(
-        base_url=base_url,
-        device_scale_factor=1.75,
-        **(mobile if viewport == "mobile" else {}),
-    )
-    page = context.new_page()
-    seen = Problems(base_url)
-    seen.watch(page)
     shifts = {}
     for path in ["cost/", "training/", "one-head/", ""]:
         page.goto(path)
-        found = page.evaluate(LAYOUT_SHIFTS)
-        if found:
+        if found := page.evaluate(LAYOUT_SHIFTS):
             shifts[path] = found
-    context.close()
-    seen.assert_none()
     assert shifts == {}, f"layout shifts (score, what moved): {shifts}"
-
-
-def index_requests(problems, name: str = "search_index.json") -> list[str]:
-    return [url for url in problems.requested if name in url]
 
 
 def test_search_finds_softmax(page, problems):
     """The search index loads, and search's worker starts, when the reader opens
     search, not with every page (hooks/page_load.py's patches), and search finds
     what it should."""
-    worker = "/workers/search."  # the worker's script, fetched as it starts
     page.goto("")
     page.wait_for_load_state("networkidle")
-    assert index_requests(problems) == []
-    assert index_requests(problems, worker) == []
+    assert problems.requests(SEARCH_INDEX) == problems.requests(SEARCH_WORKER) == []
     page.keyboard.press("/")
     page.keyboard.type("softmax")
     results = page.locator(".md-search-result__item")
     results.first.wait_for()
     assert "softmax" in results.first.inner_text().lower()
-    assert len(index_requests(problems)) == 1
-    assert len(index_requests(problems, worker)) == 1
+    assert len(problems.requests(SEARCH_INDEX)) == 1
+    assert len(problems.requests(SEARCH_WORKER)) == 1
 
 
 def test_a_search_results_link_highlights_its_terms(page, problems):
@@ -201,7 +174,7 @@ def test_a_search_results_link_highlights_its_terms(page, problems):
     marks = page.locator(".md-content mark")
     marks.first.wait_for()
     assert marks.first.inner_text().lower() == "softmax"
-    assert len(index_requests(problems)) == 1
+    assert len(problems.requests(SEARCH_INDEX)) == 1
 
 
 def test_a_missing_page_gets_the_helpful_404(page, problems, base_url):
@@ -210,7 +183,7 @@ def test_a_missing_page_gets_the_helpful_404(page, problems, base_url):
     response = page.goto(missing)
     assert response.status == 404
     assert page.locator("h1").inner_text().strip()
-    found = axe_both_schemes(page, screenshot=ARTIFACTS / "404")
+    found = kit.axe_both_schemes(page, screenshot=kit.ARTIFACTS / "404")
     assert found == {}, f"axe violations: {found}"
     # every link on it leads somewhere real, and one of them is the start page
     hrefs = page.eval_on_selector_all(
@@ -222,11 +195,9 @@ def test_a_missing_page_gets_the_helpful_404(page, problems, base_url):
             assert page.request.get(href).ok, href
 
 
-def test_a_request_to_another_host_is_caught(page, base_url):
+def test_a_request_to_another_host_is_caught(page, problems):
     """The watcher itself: a font or script from a third-party host, planted in a
     page, must show up as a problem (and fails fast, since no host resolves)."""
-    seen = Problems(base_url)
-    seen.watch(page)
     page.goto("")
     page.evaluate(
         """() => {
@@ -240,7 +211,7 @@ def test_a_request_to_another_host_is_caught(page, base_url):
         }"""
     )
     page.wait_for_load_state("networkidle")
-    assert any("fonts.googleapis.com" in url for url in seen.foreign_requests)
-    assert any("cdn.example.com" in url for url in seen.foreign_requests)
+    assert any("fonts.googleapis.com" in url for url in problems.foreign_requests)
+    assert any("cdn.example.com" in url for url in problems.foreign_requests)
     with pytest.raises(AssertionError, match=re.escape("requests to another host")):
-        seen.assert_none()
+        problems.assert_none()

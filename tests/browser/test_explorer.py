@@ -4,8 +4,6 @@ every control, every number it shows equals PyTorch's to 1e-6, with the same
 printed digits. It works with the keyboard alone and by touch, refuses bad input
 loudly, and fits a phone's width, legibly, in both schemes."""
 
-from __future__ import annotations
-
 import random
 import re
 import types
@@ -15,15 +13,7 @@ import torch
 from playwright.sync_api import expect
 
 from snippets.attention_inputs import tokens as TOKENS
-from tests.browser.browser_kit import (
-    ARTIFACTS,
-    COLOUR_RULES,
-    NO_MOTION,
-    TIMEOUT_MS,
-    Problems,
-    run_axe,
-    set_scheme,
-)
+from tests.browser import browser_kit as kit
 from tests.pages import lazy
 
 ex01 = lazy("snippets.explorer.ex01_two_heads")  # imported before the first test
@@ -61,9 +51,8 @@ def pytorch(setting: dict, dtype) -> dict[tuple, float]:
     float64 (what the page's float64 arithmetic must match digit for digit)."""
     explore = ex03.explore
     if dtype == torch.float64:
-        explore = float64(
-            explore, hand_set_projections=float64(ex01.hand_set_projections)
-        )
+        projections = float64(ex01.hand_set_projections)
+        explore = float64(explore, hand_set_projections=projections)
     before = torch.get_default_dtype()
     torch.set_default_dtype(dtype)  # torch.zeros and torch.tensor in the snippets
     try:
@@ -293,13 +282,10 @@ def test_every_number_agrees_with_pytorch_for_random_settings(explorer):
     reading = read(page)
     assert "identical" in reading["verdict"]
     numbers = {name: text for name, text, _ in reading["numbers"]}
-    for i in range(6):
-        for j in range(6):
-            assert numbers[f"w1.{i}.{j}"] == numbers[f"w2.{i}.{j}"]
-    assert [numbers["both.0"], numbers["both.1"]] == [
-        numbers["both.2"],
-        numbers["both.3"],
-    ]
+    cells = [f"{i}.{j}" for i in range(6) for j in range(6)]
+    assert [numbers[f"w1.{c}"] for c in cells] == [numbers[f"w2.{c}"] for c in cells]
+    both = [numbers[f"both.{k}"] for k in range(4)]
+    assert both[:2] == both[2:]
     for name in ["select[name='query_reads']", "input[name='key_scale']"]:
         assert page.locator(name).is_disabled()
     page.locator(".heads-plane__handle").press("ArrowUp")
@@ -328,19 +314,10 @@ def test_a_bad_scale_is_refused_and_the_maps_keep_the_last_valid_one(explorer):
     assert_agrees(read(page), {"token": "journey", "q_scale": -2.0})
 
 
-def tab_to(page, selector: str, limit: int = 30):
-    """Press Tab until the element with the focus matches `selector`."""
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
-            return
-    pytest.fail(f"Tab never reached {selector}")
-
-
 def test_the_keyboard_alone_drives_the_explorer(explorer):
     page = explorer
     page.locator("h1").click()  # start from the page, not from a control
-    tab_to(page, "[data-map='w1'] .heads-map__row")
+    kit.tab_to(page, "[data-map='w1'] .heads-map__row")
     focused = "() => document.activeElement.dataset.row"
     assert page.evaluate(focused) == "1"  # the locked row, journey
     page.keyboard.press("ArrowDown")
@@ -355,17 +332,15 @@ def test_the_keyboard_alone_drives_the_explorer(explorer):
     page.keyboard.press("Escape")
     assert "locked" not in read(page)["row"]
     page.keyboard.press("Enter")  # locked again
-    pressed = page.locator("[data-map='w2'] [data-row='2']").get_attribute(
-        "aria-pressed"
-    )
-    assert pressed == "true"  # the same row in every map
+    same_row = page.locator("[data-map='w2'] [data-row='2']")
+    assert same_row.get_attribute("aria-pressed") == "true"  # in every map
 
-    tab_to(page, "input[name='show_tables']")
+    kit.tab_to(page, "input[name='show_tables']")
     page.keyboard.press("Space")
     assert page.locator("[data-part='tables']").evaluate(
         "el => !el.classList.contains('heads-visually-hidden')"
     )
-    tab_to(page, ".heads-plane__handle")
+    kit.tab_to(page, ".heads-plane__handle")
     own = shown_query(read(page))
     for key in ["ArrowRight", "ArrowRight", "ArrowDown", "Shift+ArrowLeft"]:
         page.keyboard.press(key)
@@ -379,100 +354,64 @@ def test_the_keyboard_alone_drives_the_explorer(explorer):
     moved = shown_query(read(page))
     assert moved == [round(own[0], 2), round(own[1] + 0.05, 2)]
     assert read(page)["row"] == "The row of starts, locked"
-    tab_to(page, "[data-part='reset']")
+    kit.tab_to(page, "[data-part='reset']")
     page.keyboard.press("Enter")
     assert_agrees(read(page), {"token": "starts"})
-    tab_to(page, "input[name='head_2_on']")
+    kit.tab_to(page, "input[name='head_2_on']")
     page.keyboard.press("Space")
     assert_agrees(read(page), {"token": "starts", "heads_on": (True, False)})
 
 
-def test_touch_locks_a_row_and_drags_the_query(browser, browser_context_args, base_url):
-    context = browser.new_context(
-        **{**browser_context_args, "base_url": base_url},
-        viewport={"width": 390, "height": 844},
-        has_touch=True,
-        is_mobile=True,
-    )
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    problems = Problems(base_url)
-    problems.watch(page)
-    try:
-        page.goto("explorer/")
-        page.locator("#explorer[data-ready='true']").wait_for()
-        square = page.locator("[data-map='w2'] [data-row='3'] [data-cell='w2.3.4']")
-        square.scroll_into_view_if_needed()
-        box = square.bounding_box()
-        centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        caption = page.locator(".heads-explorer__weights caption")
-        page.touchscreen.tap(*centre)  # the browser's click follows the tap
-        expect(caption).to_have_text("The row of with, locked")
-        assert_agrees(read(page), {"token": "with"})
-        page.touchscreen.tap(*centre)  # a second tap lets it go
-        expect(caption).not_to_contain_text("locked")
-        page.touchscreen.tap(*centre)
-        expect(caption).to_have_text("The row of with, locked")
-        # (a tap straight after a drag is no click in Chromium: the switch first)
-        page.locator("label", has_text="head 1 feeds W_o").tap()
-        expect(page.locator("input[name='head_1_on']")).not_to_be_checked()
+@pytest.mark.browser_context_args(
+    viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+)
+def test_touch_locks_a_row_and_drags_the_query(explorer, problems):
+    page = explorer
+    square = page.locator("[data-map='w2'] [data-row='3'] [data-cell='w2.3.4']")
+    square.scroll_into_view_if_needed()
+    box = square.bounding_box()
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    caption = page.locator(".heads-explorer__weights caption")
+    page.touchscreen.tap(*centre)  # the browser's click follows the tap
+    expect(caption).to_have_text("The row of with, locked")
+    assert_agrees(read(page), {"token": "with"})
+    page.touchscreen.tap(*centre)  # a second tap lets it go
+    expect(caption).not_to_contain_text("locked")
+    page.touchscreen.tap(*centre)
+    expect(caption).to_have_text("The row of with, locked")
+    # (a tap straight after a drag is no click in Chromium: the switch first)
+    page.locator("label", has_text="head 1 feeds W_o").tap()
+    expect(page.locator("input[name='head_1_on']")).not_to_be_checked()
 
-        dot = page.locator(".heads-plane__dot")
-        dot.scroll_into_view_if_needed()
-        start = dot.bounding_box()
-        x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
-        scrolled = page.evaluate("() => scrollY")
-        cdp = context.new_cdp_session(page)
-        steps = [(x0 - 12 * k, y0 + 18 * k) for k in range(1, 7)]
-        cdp.send("Input.dispatchTouchEvent", touch("touchStart", x0, y0))
-        for x, y in steps:
-            cdp.send("Input.dispatchTouchEvent", touch("touchMove", x, y))
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-        cdp.detach()
-        assert page.evaluate("() => scrollY") == scrolled  # the drag did not scroll
-        reading = read(page)
-        query = shown_query(reading)
-        area = page.locator(".heads-plane__area").bounding_box()
-        reach = plane_reach(page)
-        x, y = steps[-1]
-        expected = [
-            (x - area["x"]) / area["width"] * 2 * reach - reach,
-            reach - (y - area["y"]) / area["height"] * 2 * reach,
-        ]
-        assert max(abs(q - e) for q, e in zip(query, expected, strict=True)) <= 0.01
-        assert_agrees(
-            reading, {"token": "with", "query": query, "heads_on": (False, True)}
-        )
-        problems.assert_none()
-    finally:
-        context.close()
+    dot = page.locator(".heads-plane__dot")
+    dot.scroll_into_view_if_needed()
+    start = dot.bounding_box()
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    scrolled = page.evaluate("() => scrollY")
+    cdp = page.context.new_cdp_session(page)
+    steps = [(x0 - 12 * k, y0 + 18 * k) for k in range(1, 7)]
+    cdp.send("Input.dispatchTouchEvent", touch("touchStart", x0, y0))
+    for x, y in steps:
+        cdp.send("Input.dispatchTouchEvent", touch("touchMove", x, y))
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    assert page.evaluate("() => scrollY") == scrolled  # the drag did not scroll
+    reading = read(page)
+    query = shown_query(reading)
+    area = page.locator(".heads-plane__area").bounding_box()
+    reach = plane_reach(page)
+    x, y = steps[-1]
+    expected = [
+        (x - area["x"]) / area["width"] * 2 * reach - reach,
+        reach - (y - area["y"]) / area["height"] * 2 * reach,
+    ]
+    assert max(abs(q - e) for q, e in zip(query, expected, strict=True)) <= 0.01
+    assert_agrees(reading, {"token": "with", "query": query, "heads_on": (False, True)})
+    problems.assert_none()
 
 
 def touch(kind: str, x: float, y: float) -> dict:
     return {"type": kind, "touchPoints": [{"x": x, "y": y, "id": 1}]}
-
-
-# The explorer's boxes that stick out of it or of the window, and text drawn
-# smaller than 11 px (in an SVG, its font size times the drawing's scale).
-OVERFLOW = """() => {
-    const root = document.getElementById("explorer");
-    const edge = Math.min(root.getBoundingClientRect().right, innerWidth) + 0.5;
-    const hidden = (e) => e.closest(".heads-visually-hidden");
-    const out = [...root.querySelectorAll("*")].filter((e) => !hidden(e))
-        .filter((e) => e.getBoundingClientRect().right > edge)
-        .map((e) => e.tagName + "." + e.getAttribute("class"));
-    const small = [...root.querySelectorAll("svg text, label, td, th, dd, dt, p")]
-        .filter((e) => !hidden(e) && e.textContent.trim())
-        .map((e) => {
-            const svg = e.closest("svg");
-            const scale = svg ? svg.getBoundingClientRect().width /
-                svg.viewBox.baseVal.width : 1;
-            return [e.textContent.trim().slice(0, 20),
-                    parseFloat(getComputedStyle(e).fontSize) * scale];
-        })
-        .filter(([, size]) => size < 11);
-    return { out, small, wide: document.documentElement.scrollWidth > innerWidth };
-}"""
 
 
 def test_the_explorer_fits_and_reads_at_each_width_and_scheme(explorer):
@@ -480,15 +419,15 @@ def test_the_explorer_fits_and_reads_at_each_width_and_scheme(explorer):
     hovered row): nothing sticks out and no text is tiny; at 390 px axe's colour
     rules pass. Screenshots for a person to look at (test-artifacts/browser/)."""
     page = explorer
-    page.add_style_tag(content=NO_MOTION)
+    page.add_style_tag(content=kit.NO_MOTION)
     page.locator("input[name='show_tables']").check()
     row = page.locator("[data-map='wide'] [data-row='4']")
     readout = page.locator("[data-part='readout']")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    kit.ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for width in [1280, 390]:
         page.set_viewport_size({"width": width, "height": 900})
         for scheme in ["default", "slate"]:
-            set_scheme(page, scheme)
+            kit.set_scheme(page, scheme)
             row.hover()
             # read here, before the screenshot: a full-page screenshot moves the
             # page under the pointer, and Chromium sends the square a pointerleave
@@ -498,10 +437,9 @@ def test_the_explorer_fits_and_reads_at_each_width_and_scheme(explorer):
                 r"One wide head: one attends to \w+ with weight \d\.\d{4}$",
                 readout.inner_text(),
             ), (width, scheme, readout.inner_text())
-            found = page.evaluate(OVERFLOW)
-            assert found == {"out": [], "small": [], "wide": False}, (width, scheme)
+            kit.assert_fits(page, "#explorer", (width, scheme))
             if width == 390:  # (test_pages.py runs all of axe at 1280, tables hidden)
-                violations = run_axe(page, COLOUR_RULES)
+                violations = kit.run_axe(page, kit.COLOUR_RULES)
                 assert violations == [], f"{width} {scheme} {violations}"
-            shot = ARTIFACTS / f"explorer-{width}-{scheme}.jpg"
+            shot = kit.ARTIFACTS / f"explorer-{width}-{scheme}.jpg"
             page.screenshot(path=shot, full_page=True, type="jpeg", quality=80)

@@ -2,8 +2,6 @@
 own, a system one, apt-get (Debian or Ubuntu, as root); else a clear failure. No
 real browser is needed: the places are stand-ins in a temporary folder."""
 
-from __future__ import annotations
-
 import os
 import subprocess
 import sys
@@ -14,8 +12,10 @@ import pytest
 from scripts import find_chromium as kit
 from scripts.find_chromium import HOW_TO_GET_ONE, NoChromium, find_chromium
 
+APT = [["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "chromium"]]
 
-def executable(path: Path) -> Path:
+
+def executable(path):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("#!/bin/sh\n")
     path.chmod(0o755)
@@ -24,36 +24,25 @@ def executable(path: Path) -> Path:
 
 @pytest.fixture
 def places(tmp_path, monkeypatch):
-    """No Chromium anywhere, until a test puts one somewhere; apt-get recorded."""
+    """No Chromium anywhere, until a test puts one somewhere; apt-get on PATH, its
+    commands recorded."""
     monkeypatch.delenv("CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "path"))
+    executable(tmp_path / "path/apt-get")
     monkeypatch.setattr(kit, "playwright_chromium", lambda: None)
     monkeypatch.setattr(kit, "SYSTEM_CHROMIUMS", [str(tmp_path / "usr/bin/chromium")])
-    monkeypatch.setenv("PATH", str(tmp_path / "path"))
     monkeypatch.setattr(kit, "OS_RELEASE", tmp_path / "os-release")
     monkeypatch.setattr(kit.os, "geteuid", lambda: 0)
-    monkeypatch.setattr(kit.shutil, "which", _which_on(tmp_path / "path"))
     apt = []
 
-    def fake_run(command, **kwargs):
+    def run(command, **kwargs):
         apt.append(command)
         if command[:2] == ["apt-get", "install"]:
             executable(tmp_path / "usr/bin/chromium")
         return subprocess.CompletedProcess(command, 0, "", "")
 
-    monkeypatch.setattr(kit.subprocess, "run", fake_run)
+    monkeypatch.setattr(kit.subprocess, "run", run)
     return tmp_path, apt
-
-
-def _which_on(folder: Path):
-    """shutil.which with apt-get present and every other command only in `folder`."""
-
-    def which(command):
-        if command == "apt-get":
-            return "/usr/bin/apt-get"
-        path = folder / command
-        return str(path) if path.is_file() and os.access(path, os.X_OK) else None
-
-    return which
 
 
 def test_chromium_env_comes_first(places, monkeypatch):
@@ -96,10 +85,7 @@ def test_apt_get_only_when_asked_on_debian_as_root(places):
         find_chromium()  # the suite never installs
     assert apt == []
     assert find_chromium(install=True) == tmp / "usr/bin/chromium"  # make test does
-    assert apt == [
-        ["apt-get", "update", "-q"],
-        ["apt-get", "install", "-y", "-q", "chromium"],
-    ]
+    assert apt == APT
 
 
 def test_ubuntu_counts_as_debian(places):
@@ -140,18 +126,10 @@ def test_playwrights_own_is_taken_only_if_it_is_there(tmp_path, monkeypatch):
 def test_a_browser_test_without_chromium_stops_the_run_at_once(tmp_path):
     """The real conftest: with no usable Chromium the run stops before any test,
     with the message, and a non-zero status; it is never skipped."""
-    root = Path(__file__).resolve().parents[2]
+    test = "tests/browser/test_behaviour.py::test_palette_toggle_switches_schemes"
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "tests/browser/test_behaviour.py::test_palette_toggle_switches_schemes",
-        ],
-        cwd=root,
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
+        cwd=Path(__file__).resolve().parents[2],
         env={**os.environ, "CHROMIUM": str(tmp_path / "none")},
         capture_output=True,
         text=True,

@@ -4,8 +4,6 @@ privately, its math (typeset at build time) and images render in their own fonts
 the palette toggle), its full-page screenshot shows every block, and its copy
 button copies the code."""
 
-from __future__ import annotations
-
 import functools
 
 import pytest
@@ -13,14 +11,7 @@ import pytest
 from hooks.build import page_id, site_pages
 from hooks.katex import KATEX_CSS, FontSubsets
 from hooks.pages import ROOT, config
-from tests.browser.browser_kit import (
-    ARTIFACTS,
-    axe_both_schemes,
-    blank_blocks,
-    check_copy_button,
-    docs_pages,
-    draw_whole_page,
-)
+from tests.browser import browser_kit as kit
 from tests.test_reader import html_blocks
 
 # TeX left in the page's text (outside code): a formula nobody typeset.
@@ -38,8 +29,6 @@ UNSEEN_MATH = """() => [...document.querySelectorAll(".arithmatex .katex-html")]
         getComputedStyle(m).color !==
         getComputedStyle(m.closest(".arithmatex").parentElement).color)
     .map((m) => m.closest(".arithmatex").textContent.slice(0, 40))"""
-
-
 # The KaTeX faces the page has loaded: (family, weight, style).
 LOADED_KATEX_FACES = """() => [...document.fonts]
     .filter((f) => f.family.startsWith("KaTeX_") && f.status === "loaded")
@@ -60,11 +49,10 @@ def katex_characters() -> frozenset[str]:
 
 def math_in_system_fonts(page) -> list[str]:
     """The math text Chromium drew (partly) in a system font although a KaTeX font
-    has every one of its characters: a character the page's font subsets lack. It
-    asks Chromium which fonts drew each element's text, with all of the page drawn
-    (it leaves the page so)."""
+    has every one of its characters: a character the page's font subsets lack.
+    It draws all of the page first, and leaves it so."""
     # everything drawn: off-screen blocks, collapsed solutions and every tab
-    draw_whole_page(page)
+    kit.draw_whole_page(page)
     page.add_style_tag(
         content=".md-typeset .tabbed-block { display: block !important; }"
     )
@@ -77,17 +65,14 @@ def math_in_system_fonts(page) -> list[str]:
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
     root = cdp.send("DOM.getDocument", {"depth": -1})["root"]
-    own_text = {}
-
-    def walk(node):
+    own_text, nodes = {}, [root]  # each element's own text nodes' text
+    while nodes:
+        node = nodes.pop()
         children = node.get("children", [])
         own_text[node["nodeId"]] = "".join(
             c.get("nodeValue", "") for c in children if c["nodeType"] == 3
         )
-        for child in children:
-            walk(child)
-
-    walk(root)
+        nodes += children
     found = cdp.send(
         "DOM.querySelectorAll", {"nodeId": root["nodeId"], "selector": ".katex-html *"}
     )
@@ -133,15 +118,15 @@ def test_a_block_drawn_blank_in_a_screenshot_is_named(tmp_path):
     draw.rectangle((10, 150, 390, 250), outline="grey", width=2)  # its border only
     image.save(tmp_path / "shot.jpg", quality=80)
     boxes = [[10, 20, 390, 60, "P: drawn"], [10, 150, 390, 250, "DETAILS: blank"]]
-    assert blank_blocks(tmp_path / "shot.jpg", 400, boxes) == ["DETAILS: blank"]
+    assert kit.blank_blocks(tmp_path / "shot.jpg", 400, boxes) == ["DETAILS: blank"]
 
 
-def test_the_pages_tested_are_the_pages_built(site_root):
-    assert sorted(site_pages(site_root)) == docs_pages()
+def test_the_pages_tested_are_the_pages_built(built_site):
+    assert sorted(site_pages(built_site)) == kit.docs_pages()
 
 
-@pytest.mark.parametrize("path", docs_pages(), ids=page_id)
-def test_page(page, problems, path, site_root):
+@pytest.mark.parametrize("path", kit.docs_pages(), ids=page_id)
+def test_page(page, problems, path, built_site):
     page.goto(path)  # "load"; requests after it are caught by the final check
     assert page.locator("h1").count() >= 1
     canonical = page.locator("link[rel='canonical']").get_attribute("href")
@@ -180,40 +165,36 @@ def test_page(page, problems, path, site_root):
     assert [i["src"] for i in images if not (i["alt"] or "").strip()] == []
 
     # a dark-scheme screenshot too where there are figures, to see them on dark
-    shot = ARTIFACTS / page_id(path)
-    found = axe_both_schemes(page, screenshot=shot, dark_screenshot=bool(images))
+    shot = kit.ARTIFACTS / page_id(path)
+    found = kit.axe_both_schemes(page, screenshot=shot, dark_screenshot=bool(images))
     assert found == {}, f"axe violations: {found}"
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
     check_math(page)  # and in the dark one, where axe_both_schemes leaves the page
 
     # Fonts: the page's own subsets (inline) draw all its math: no KaTeX font is
     # fetched (none is served), no math character is drawn in a system font, and
-    # each font the math is drawn in is loaded.
+    # the faces loaded are those of the fonts that have a shape for some
+    # character the math draws.
     page.evaluate("() => document.fonts.ready.then(() => true)")
-    fetched = {u.split("/katex/")[-1] for u in problems.requested if "/katex/" in u}
-    built = (site_root / path / "index.html").read_text(encoding="utf-8")
+    fetched = {u.split("/katex/")[-1] for u in problems.requests("/katex/")}
+    built = (built_site / path / "index.html").read_text(encoding="utf-8")
     assert fetched == ({"katex.min.css"} if "katex.min.css" in built else set())
     assert math_in_system_fonts(page) == []
-    loaded = page.evaluate(LOADED_KATEX_FACES)
-    # the faces of the fonts that have a shape for some character the math draws
     subsets = font_subsets()
-    fonts = subsets.fonts
-    drawn = fonts.characters(built)
+    drawn = subsets.fonts.characters(built)
     faces = {
         face
-        for face, url in fonts.faces.items()
+        for face, url in subsets.fonts.faces.items()
         if drawn.get(url, set()) & subsets.characters_of(url)
     }
-    assert {(f, w, s) for f, w, s in loaded} == faces
+    assert set(map(tuple, page.evaluate(LOADED_KATEX_FACES))) == faces
 
     # On a page with code: the copy button copies the code, and exactly the text
     # that tests/test_reader.py runs as the reader's copy of that block.
-    copied = check_copy_button(page)
+    copied = kit.check_copy_button(page)
     if copied is not None and copied[0] >= 0:
         index, text = copied
-        source = "index.md" if not path else path.strip("/") + ".md"
-        html = (site_root / path / "index.html").read_text(encoding="utf-8")
-        assert text == html_blocks(html, source)[index].code
+        assert text == html_blocks(built, page_id(path) + ".md")[index].code
 
     page.wait_for_load_state("networkidle")  # long since reached, as a rule
     problems.assert_none()  # offline, private, without errors, start to end

@@ -1,36 +1,23 @@
 """The live trainer (docs/train-it.md, docs/assets/js/trainer.js) against PyTorch.
 
-Step for step: for the seeds of STEP_SEEDS of every design, the page trains in
-its Web Workers, as a reader's browser does, and its loss at every step and its
-final weights are compared with PyTorch's (float64, torch.autograd, torch.optim:
-recorded by `make twin` in tests/data/train_it_steps.json, which
-tests/test_train_it.py keeps fresh). The tolerance is 1e-9, or ten times
-PyTorch's own spread where that is larger: in some seeds training amplifies
-rounding, and PyTorch itself, with every initial weight moved by one ulp, moves
-further than 1e-9 (`spread`). The measures and the verdicts on the training
-page's claims must be PyTorch's too. A trainer with one gradient term off by 1%
-must fail the same check.
+The page trains in its Web Workers, as a reader's browser does, and its loss at
+every step and its final weights must be PyTorch's (float64: recorded by `make
+twin` in tests/data/train_it_steps.json, for the seeds of its STEP_SEEDS, and by
+`make twin-depth` in train_it_depth_steps.json) to 1e-9, or ten times PyTorch's
+own spread where that is larger: in some seeds training amplifies rounding, and
+PyTorch itself, every initial weight one ulp up, moves further than 1e-9. A
+trainer with one gradient term off by 1% must fail the same check. What the page
+shows of a run (maps, measures, verdicts, heads switched off) is what PyTorch
+computes from the same weights, and the page works as the other explorers do.
 
-The depth designs (one head per layer, one or two layers, width-and-depth's
-model): seed 0 on the page against `make twin-depth`'s PyTorch runs (in the longer
-run, every seed it trained: 0 to 11 of one layer, 0 to 9 of two), with the same
-tolerance; what the page computes from its
-weights against PyTorch on the page's own weights.
-
-Train 100 seeds: the verdicts for every seed and design, and the rates the page
-shows, must be PyTorch's (snippets/train_it/twin_results.py). That run takes
-minutes, so it runs in `make test-trainer-seeds` (HEADS_TRAINER_SEEDS=1), which
-.ci/run calls after `make test`.
-
-And the page works as the other explorers do: the link reproduces what is shown,
-switching a head off shows what PyTorch computes, the keyboard drives it all,
-reduced motion draws no frame while training but shows the same numbers, and it
-fits 390 px in both schemes."""
-
-from __future__ import annotations
+Train 100 seeds, and every depth seed for 800 steps, take minutes: they run in
+`make test-trainer-seeds` (HEADS_TRAINER_SEEDS=1), which .ci/run calls after
+`make test`."""
 
 import base64
+import functools
 import json
+import math
 import os
 import struct
 from pathlib import Path
@@ -38,70 +25,54 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.browser.browser_kit import (
-    ARTIFACTS,
-    COLOUR_RULES,
-    NO_MOTION,
-    run_axe,
-    set_scheme,
-)
+from tests.browser import browser_kit as kit
 from tests.pages import lazy
 
-ROOT = Path(__file__).resolve().parents[2]
-STEPS_FILE = ROOT / "tests" / "data" / "train_it_steps.json"
-DEPTH_FILE = ROOT / "tests" / "data" / "train_it_depth_steps.json"  # make twin-depth
+DATA = Path(__file__).resolve().parents[1] / "data"
+STEPS_FILE = DATA / "train_it_steps.json"  # make twin
+DEPTH_FILE = DATA / "train_it_depth_steps.json"  # make twin-depth
 stream = lazy("snippets.train_it.ex01_stream")
 claims = lazy("snippets.train_it.ex05_claims")
 results = lazy("snippets.train_it.twin_results")
+depth = lazy("benchmarks.train_it_depth")  # its DESIGNS: "1 layer", "2 layers"
 
 STRICT = 1e-9  # the loss at every step, relative, and every final weight
 SPREAD_FACTOR = 10  # ... or this many times PyTorch's own spread, if larger
 KEY_BIAS = "W_key.bias"
 DESIGNS = ["2x2", "1x4", "4x1"]
+LAYERS = {"1L": "1 layer", "2L": "2 layers"}  # the page's names -> make twin-depth's
 TRAINED_MS = 120_000  # a run of three designs on a busy machine, at most
 SEEDS_MS = 900_000  # 100 seeds of three designs
+MINUTES = pytest.mark.skipif(
+    not os.environ.get("HEADS_TRAINER_SEEDS"),
+    reason="minutes: `make test-trainer-seeds` runs it (HEADS_TRAINER_SEEDS=1), "
+    "and .ci/run calls that after `make test`",
+)
 
 
-def decode(text: str, kind: str = "d") -> list[float]:
+def decode(text: str) -> list[float]:
     data = base64.b64decode(text)
-    return list(struct.unpack(f"<{len(data) // 8}{kind}", data))
+    return list(struct.unpack(f"<{len(data) // 8}d", data))
 
 
+@functools.cache
 def reference(path: Path = STEPS_FILE) -> dict:
     """PyTorch's runs: "design/seed" -> losses, weights (by name), spread."""
-    steps = json.loads(path.read_text(encoding="utf-8"))
     runs = {}
-    for key, entry in steps["runs"].items():
-        flat = decode(entry["weights"])
-        weights, at = {}, 0
+    for key, entry in json.loads(path.read_text(encoding="utf-8"))["runs"].items():
+        flat, weights, at = decode(entry["weights"]), {}, 0
         for name, shape in entry["names"].items():
-            n = 1
-            for s in shape:
-                n *= s
-            weights[name] = flat[at : at + n]
-            at += n
+            weights[name] = flat[at : at + math.prod(shape)]
+            at += math.prod(shape)
         losses = decode(entry["losses"])
         spread, running = [], 0.0  # PyTorch's own spread up to each step
         changes = dict(entry["spread"])  # step -> the running maximum from there
         for step in range(1, len(losses) + 1):
             running = changes.get(step, running)
             spread.append(running)
-        runs[key] = {
-            "losses": losses,
-            "weights": weights,
-            "spread": spread,
-            "weight spread": entry["weight spread"],
-        }
+        runs[key] = {**entry, "losses": losses, "weights": weights, "spread": spread}
+        runs[key]["flat"] = flat  # the weights in the page's order
     return runs
-
-
-def step_designs() -> dict[int, list[str]]:
-    """seed -> the designs checked step for step in that seed."""
-    found = {}
-    for key in reference():
-        design, seed = key.split("/")
-        found.setdefault(int(seed), []).append(design)
-    return {s: [d for d in DESIGNS if d in found[s]] for s in sorted(found)}
 
 
 def compare(run: dict, pytorch: dict, start: dict) -> dict:
@@ -144,8 +115,48 @@ def written(design: str, seed: int) -> tuple[list[int], list[str]]:
     return list(twin["correct"][design][seed]), sorted(broken)
 
 
-def start_weights(seed: int) -> dict:
-    return {n: w.flatten().tolist() for n, w in stream.initial_weights(seed).items()}
+def initial(design: str, seed: int) -> dict:
+    """Python's initial weights of a run (a state_dict): `design` is one of
+    DESIGNS or of make twin-depth's."""
+    if design in depth.DESIGNS:
+        return depth.initial_weights(depth.DESIGNS[design], seed)
+    return stream.initial_weights(seed)
+
+
+def as_lists(weights: dict) -> dict:
+    return {name: w.flatten().tolist() for name, w in weights.items()}
+
+
+def model(design: str, weights: dict):
+    """PyTorch's model of one of the page's designs ("2x2", "1L"), float64, with
+    these weights."""
+    if design in LAYERS:
+        from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+
+        net = OneHeadPerLayer(depth.DESIGNS[LAYERS[design]])
+    else:
+        from snippets.training.ex03_model import Attention
+
+        heads = stream.DESIGNS[design][0]
+        net = Attention(heads, 4 // heads)
+    net = net.double()
+    net.load_state_dict(weights)
+    return net
+
+
+def plant(page, code: str, planted: str) -> list:
+    """Serve trainer.js with `code` (there once) replaced by `planted`; the list
+    returned gets an item each time it is served."""
+    served = []
+
+    def fulfil(route):
+        text = route.fetch().text()
+        assert text.count(code) == 1, f"the trainer has changed: {code!r}"
+        served.append(True)
+        route.fulfill(body=text.replace(code, planted), content_type="text/javascript")
+
+    page.route("**/assets/js/trainer.js", fulfil)  # no cache from now on
+    return served
 
 
 # -- driving the page ----------------------------------------------------------------
@@ -179,9 +190,10 @@ def test_the_page_trains_what_pytorch_trains_step_for_step(trainer):
     runs = reference()
     strict = dict.fromkeys(DESIGNS, 0)
     wrong = []
-    for seed, designs in step_designs().items():
+    for seed in sorted({int(key.split("/")[1]) for key in runs}):
+        designs = [d for d in DESIGNS if f"{d}/{seed}" in runs]
         trained = train(trainer, designs, seed)
-        start = start_weights(seed)
+        start = as_lists(stream.initial_weights(seed))
         for design in designs:
             found = compare(trained[design], runs[f"{design}/{seed}"], start)
             wrong += [f"{design} seed {seed}: {w}" for w in found["wrong"]]
@@ -226,19 +238,12 @@ SUBTLE = "the output bias's gradient"
 def test_a_gradient_term_off_by_one_percent_fails_the_check(
     trainer, what, code, planted
 ):
-    served = []
-
-    def plant(route):
-        text = route.fetch().text()
-        assert text.count(code) == 1, f"the trainer has changed: {code!r}"
-        served.append(True)
-        route.fulfill(body=text.replace(code, planted), content_type="text/javascript")
-
     assert len(PLANTED) == 4  # the page: "the tests plant four such errors"
-    trainer.route("**/assets/js/trainer.js", plant)
+    served = plant(trainer, code, planted)
     trained = train(trainer, ["2x2"], 0)
     assert served, "the planted trainer was never fetched"
-    found = compare(trained["2x2"], reference()["2x2/0"], start_weights(0))
+    start = as_lists(stream.initial_weights(0))
+    found = compare(trained["2x2"], reference()["2x2/0"], start)
     assert found["wrong"], f"{what} off by 1% passed the check"
     assert max(found["loss"], found["weights"]) > 10 * STRICT  # not near the line
     if what == SUBTLE:
@@ -261,8 +266,6 @@ DEPTH_RUN = """async ([layers, seed, steps]) => {
   return { start: Array.from(r.start), losses: Array.from(r.losses.subarray(0, steps)),
            weights: Array.from(r.W) };
 }"""
-DEPTH = {"1 layer": 1, "2 layers": 2}  # make twin-depth's names -> layers
-LAYERS = {"1L": "1 layer", "2L": "2 layers"}  # the page's names -> make twin-depth's
 EARLY = 60  # make test: the first steps, before rounding can grow (see below)
 
 
@@ -273,28 +276,24 @@ def depth_runs(page, runs: list[tuple[str, int]], steps: int, load=True) -> dict
         page.goto("train-it/")
         page.locator("#train-it[data-ready='true']").wait_for()
     page.add_script_tag(url="../assets/js/trainer.js")
+    layers = depth.DESIGNS
     return {
-        f"{design}/{seed}": page.evaluate(DEPTH_RUN, [DEPTH[design], seed, steps])
+        f"{design}/{seed}": page.evaluate(DEPTH_RUN, [layers[design], seed, steps])
         for design, seed in runs
     }
 
 
-def depth_weights(layers: int, seed: int) -> dict:
-    from benchmarks.train_it_depth import initial_weights
-
-    return initial_weights(layers, seed)
-
-
-def depth_start(design: str, seed: int) -> list[float]:
-    weights = depth_weights(DEPTH[design], seed).values()
-    return torch.cat([w.flatten() for w in weights]).tolist()
+def flat_start(key: str) -> list[float]:
+    """Python's initial weights of the run "design/seed", one flat list."""
+    design, seed = key.split("/")
+    return [x for w in as_lists(initial(design, int(seed))).values() for x in w]
 
 
-def early_gap(run: dict, design: str, seed: int) -> float:
+def early_gap(run: dict, key: str) -> float:
     """The largest relative gap from PyTorch's loss over the steps run; the initial
     weights must be Python's, bit for bit."""
-    assert run["start"] == depth_start(design, seed)
-    theirs = reference(DEPTH_FILE)[f"{design}/{seed}"]["losses"]
+    assert run["start"] == flat_start(key)
+    theirs = reference(DEPTH_FILE)[key]["losses"]
     return max(abs(a / b - 1) for a, b in zip(run["losses"], theirs, strict=False))
 
 
@@ -302,48 +301,30 @@ def test_depth_trains_what_pytorch_trains_in_its_first_steps(page, problems):
     """One and two layers, seed 0: the initial weights are Python's and the first
     EARLY steps' losses PyTorch's within 1e-9 (all 800 steps, and ten seeds, in
     make test-trainer-seeds); with the stream's gradient off by 1% it fails."""
-    runs = depth_runs(page, [(d, 0) for d in DEPTH], EARLY)
-    gaps = {key: early_gap(run, key.split("/")[0], 0) for key, run in runs.items()}
+    runs = depth_runs(page, [(d, 0) for d in depth.DESIGNS], EARLY)
+    gaps = {key: early_gap(run, key) for key, run in runs.items()}
     assert max(gaps.values()) <= STRICT, gaps
     code = "gradX[t * inputs + i] += g * W[w + o * inputs + i];"
-    served = []
-
-    def plant(route):
-        text = route.fetch().text()
-        assert text.count(code) == 1, f"the trainer has changed: {code!r}"
-        served.append(True)
-        planted = code.replace("];", "] * 1.01;")
-        route.fulfill(body=text.replace(code, planted), content_type="text/javascript")
-
-    page.route("**/assets/js/trainer.js", plant)  # no cache from now on
+    served = plant(page, code, code.replace("];", "] * 1.01;"))
     (run,) = depth_runs(page, [("2 layers", 0)], EARLY, load=False).values()
     assert served, "the planted trainer was never fetched"
-    assert early_gap(run, "2 layers", 0) > 10 * STRICT
+    assert early_gap(run, "2 layers/0") > 10 * STRICT
 
 
-@pytest.mark.skipif(
-    not os.environ.get("HEADS_TRAINER_SEEDS"),
-    reason="minutes: `make test-trainer-seeds` runs it (HEADS_TRAINER_SEEDS=1)",
-)
+@MINUTES
 def test_depth_trains_what_pytorch_trains_step_for_step(page, problems):
-    """Every seed make twin-depth trained, 800 steps: every loss within 1e-9
-    relative of PyTorch's, or ten times PyTorch's own spread where that is
-    larger, and the final weights too. Two layers amplify rounding: PyTorch
-    itself, nudged by one ulp, ends far from its own run in most seeds, so the
-    check that holds there is the spread's; the test prints how many seeds stay
+    """Every seed make twin-depth trained, all 800 steps. Two layers amplify
+    rounding (PyTorch itself, nudged by one ulp, ends far from its own run in most
+    seeds), so there only the spread's check holds; prints how many seeds stay
     within 1e-9 everywhere."""
-    from benchmarks.train_it_depth import STEP_SEEDS, initial_weights
-
-    wanted = [(d, s) for d in DEPTH for s in STEP_SEEDS[d]]
+    wanted = [(d, s) for d in depth.DESIGNS for s in depth.STEP_SEEDS[d]]
     runs = depth_runs(page, wanted, 800)
     pytorch = reference(DEPTH_FILE)
     wrong, table, within = [], {}, set()  # within: the runs within 1e-9 everywhere
     for key, run in runs.items():
         design, seed = key.split("/")
-        weights = initial_weights(DEPTH[design], int(seed))
-        start = {n: w.flatten().tolist() for n, w in weights.items()}
-        assert run["start"] == [x for w in start.values() for x in w]
-        found = compare(run, pytorch[key], start)
+        assert run["start"] == flat_start(key)
+        found = compare(run, pytorch[key], as_lists(initial(design, int(seed))))
         wrong += [f"{key}: {w}" for w in found["wrong"]]
         if found["strict"]:
             within.add(key)
@@ -384,64 +365,29 @@ def switched_off(page, design: str, removed: list[str]) -> list[float]:
     return [shown[f"{design}.off.{i}"] for i in range(2)]
 
 
-def depth_model(weights: dict, layers: int):
-    from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
-
-    model = OneHeadPerLayer(layers).double()
-    model.load_state_dict(weights)
-    return model
-
-
-def depth_view(weights: dict, layers: int) -> dict:
-    """What the page should show of a depth design: each layer's head's weights
-    for the shown sequence, and where its rows look (previous, largest key, just
-    after it)."""
-    i = shown_sequence()
-    with torch.no_grad():
-        a = depth_model(weights, layers)(claims.x_test[i : i + 1])[1][0]  # (l, T, T)
-    rows, top = torch.arange(6), 3
-    view = {"squares": a, "numbers": {}}
-    for h in range(layers):
-        looks = [a[h, rows, (rows - 1) % 6], a[h, :, top], a[h, :, (top + 1) % 6]]
-        for place, weights_there in enumerate(looks):
-            view["numbers"][f"looks.{h}.{place}"] = weights_there.mean().item()
-    return view
-
-
-def depth_measures(weights: dict, layers: int, removed=None) -> dict:
-    """PyTorch's measures of a depth design with these weights, a layer's head
-    switched off as `removed` says (benchmarks/train_it_depth.py)."""
-    from benchmarks.train_it_depth import measures
-
-    return measures(depth_model(weights, layers), removed)
-
-
 def test_the_depth_designs_train_on_the_page_as_pytorch_does(trainer, problems):
     """One layer and two layers of one head, seed 0, from their link, in the page's
-    workers: every step's loss and the final weights are PyTorch's (within 1e-9,
-    or ten times PyTorch's own spread where that is larger); the maps and where
-    each layer's head looks, the held-out measures, and a layer's head switched
-    off are what PyTorch computes from the page's final weights. Nothing claims
-    what the training page claims of them; 100 seeds train only one layer."""
+    workers: every step's loss and the final weights are PyTorch's; the maps, the
+    held-out measures and a layer's head switched off are what PyTorch computes
+    from the page's weights. No verdict on the training page's claims for them."""
     page = trainer
     trained = train(page, list(LAYERS), 0)
-    pytorch = reference(DEPTH_FILE)
     wrong = []
     for design, name in LAYERS.items():
-        layers = DEPTH[name]
-        start = {n: w.flatten().tolist() for n, w in depth_weights(layers, 0).items()}
-        found = compare(trained[design], pytorch[f"{name}/0"], start)
+        start = as_lists(initial(name, 0))
+        found = compare(trained[design], reference(DEPTH_FILE)[f"{name}/0"], start)
         wrong += [f"{design}: {w}" for w in found["wrong"]]
-        weights = page_weights(page, design)
-        wrong += check_view(page, design, depth_view(weights, layers))
-        want, after = depth_measures(weights, layers), trained[design]["after"]
+        weights = state_dict(design, trained[design]["weights"])  # the page's own
+        wrong += check_view(page, design, pytorch_view(design, weights))
+        want = depth.measures(model(design, weights))
+        after = trained[design]["after"]
         assert after["correct"] == want["correct"], design
         assert abs(after["mse"] / want["mse"] - 1) < 1e-9, design
         gaps = torch.tensor(after["looks"]) - torch.tensor(want["looks"])
         assert gaps.abs().max() < 1e-12, design
         assert trained[design]["broken"] is None
         numbers = {n: v for n, _, v in page.evaluate(NUMBERS)}
-        for h in range(layers):  # the panel: the place each head looks at most
+        for h in range(depth.DESIGNS[name]):  # the panel: where each head looks most
             looks = want["looks"][h * 3 : h * 3 + 3]
             most = looks.index(max(looks))
             assert abs(numbers[f"{design}.held-looks.{h}.{most}"] - looks[most]) < 1e-12
@@ -457,9 +403,9 @@ def test_the_depth_designs_train_on_the_page_as_pytorch_does(trainer, problems):
     # each layer's head switched off, as the reader does, against PyTorch's hook
     cases = {"2L": [["zero", "on"], ["on", "mean"]], "1L": [["mean"]]}
     for design, settings in cases.items():
-        weights = page_weights(page, design)
+        weights = state_dict(design, trained[design]["weights"])
         for removed in settings:
-            want = depth_measures(weights, len(removed), removed)["correct"]
+            want = depth.measures(model(design, weights), removed)["correct"]
             total = trained[design]["after"]["total"]
             got = switched_off(page, design, removed)
             assert got == [c / total for c in want], (design, removed)
@@ -477,31 +423,27 @@ SQUARES = """() => Object.fromEntries([...document.querySelectorAll(
                                           e.getAttribute("fill-opacity")]))"""
 
 
-def shown_sequence():
-    """The held-out sequence the page draws: the first whose largest key is at
-    position 3."""
-    top = claims.x_test[:, :, 1].argmax(dim=1)
-    return int((top == 3).nonzero()[0])
-
-
-def pytorch_view(weights: dict, n_heads: int, loss: float | None = None) -> dict:
-    """What the page should show for these weights, by name: each head's weights
-    for the shown sequence and where its rows look, the loss."""
-    from snippets.training.ex03_model import Attention
-
-    model = Attention(n_heads, 4 // n_heads).double()
-    model.load_state_dict(weights)
-    i = shown_sequence()
+def pytorch_view(design: str, weights: dict, loss: float | None = None) -> dict:
+    """What the page should show of a design with these weights: each head's (a
+    depth design's: each layer's) weights for the shown sequence, and where its
+    rows look (the previous token, the largest key; for depth, just after it too),
+    the loss."""
+    rows, top = torch.arange(6), 3
+    # the held-out sequence the page draws: the first whose largest key is at `top`
+    i = int((claims.x_test[:, :, 1].argmax(dim=1) == top).nonzero()[0])
     with torch.no_grad():
-        a = model(claims.x_test[i : i + 1])[1][0]  # (h, T, T)
-    rows = torch.arange(6)
-    view = {"squares": a, "numbers": {}}
-    for h in range(n_heads):
-        view["numbers"][f"looks.{h}.0"] = a[h, rows, (rows - 1) % 6].mean().item()
-        view["numbers"][f"looks.{h}.1"] = a[h, :, 3].mean().item()
+        a = model(design, weights)(claims.x_test[i : i + 1])[1][0]  # (h, T, T)
+    looks = [a[:, rows, (rows - 1) % 6], a[:, :, top]]  # (h, T) each
+    if design in LAYERS:
+        looks.append(a[:, :, (top + 1) % 6])
+    numbers = {
+        f"looks.{h}.{place}": there[h].mean().item()
+        for place, there in enumerate(looks)
+        for h in range(len(a))
+    }
     if loss is not None:
-        view["numbers"]["loss"] = loss
-    return view
+        numbers["loss"] = loss
+    return {"squares": a, "numbers": numbers}
 
 
 def check_view(page, design: str, view: dict) -> list[str]:
@@ -524,49 +466,45 @@ def check_view(page, design: str, view: dict) -> list[str]:
     return wrong
 
 
-def ablated(weights: dict, n_heads: int, removed: list[str]) -> list[float]:
+def ablated(design: str, weights: dict, removed: list[str]) -> list[float]:
     """Held-out accuracy on each lookup with heads zeroed or set to their mean, by
     the ablation page's forward pre-hook (snippets/ablation/ex02_remove_heads.py)."""
     from snippets.ablation.ex02_remove_heads import heads_removed
-    from snippets.training.ex03_model import Attention
 
-    model = Attention(n_heads, 4 // n_heads).double()
-    model.load_state_dict(weights)
+    net = model(design, weights)
     x, y = claims.x_test, claims.y_test
     seen = []
-    hook = model.W_o.register_forward_pre_hook(lambda _, args: seen.append(args[0]))
+    hook = net.W_o.register_forward_pre_hook(lambda _, args: seen.append(args[0]))
     with torch.no_grad():
-        model(x)
+        net(x)
     hook.remove()
     mean = seen[0].mean(dim=(0, 1))
     zero = [h for h, how in enumerate(removed) if how == "zero"]
     to_mean = [h for h, how in enumerate(removed) if how == "mean"]
     with (
         torch.no_grad(),
-        heads_removed({model.W_o: zero}, model.d_head),
-        heads_removed({model.W_o: to_mean}, model.d_head, mean),
+        heads_removed({net.W_o: zero}, net.d_head),
+        heads_removed({net.W_o: to_mean}, net.d_head, mean),
     ):
-        out = model(x)[0]
+        out = net(x)[0]
     return ((out - y).abs() < claims.TOL).double().mean(dim=(0, 1)).tolist()
 
 
-def pytorch_weights(design: str, seed: int) -> dict:
-    """PyTorch's final weights for a run of STEP_SEEDS, as a state_dict."""
-    entry = reference()[f"{design}/{seed}"]["weights"]
-    shapes = stream.initial_weights(0)
-    return {
-        n: torch.tensor(v, dtype=torch.float64).view(shapes[n].shape)
-        for n, v in entry.items()
-    }
+def state_dict(design: str, flat: list[float]) -> dict:
+    """A design's weights, listed in the page's order, as a state_dict."""
+    weights, at = {}, 0
+    for name, w in initial(LAYERS.get(design, design), 0).items():
+        values = torch.tensor(flat[at : at + w.numel()], dtype=torch.float64)
+        weights[name] = values.view(w.shape)
+        at += w.numel()
+    return weights
 
 
 def test_the_link_reproduces_the_run_and_shows_what_pytorch_computes(page, problems):
     """Seed 0, the three designs, opened from its link at step 400: the loss there
-    is PyTorch's, and the maps of two heads of width 2 are the Python twin's after
-    400 steps; moved with the slider to the last step, every map is PyTorch's.
-    The held-out accuracy and the verdicts are PyTorch's, and switching heads
-    off (zeroed, set to the mean) gives the accuracy PyTorch gives. The link
-    follows the step."""
+    is PyTorch's, and two heads' maps the Python twin's; at the last step (the
+    slider, and the link follows) every map, held-out accuracy and verdict is
+    PyTorch's, and so is the accuracy with heads zeroed or set to their mean."""
     from snippets.train_it.ex03_train import train_by_hand
 
     train(page, DESIGNS, 0, step=400)
@@ -577,7 +515,7 @@ def test_the_link_reproduces_the_run_and_shows_what_pytorch_computes(page, probl
     runs = reference()
     wrong = []
     _, at_400, _ = train_by_hand(2, 0, steps=400)  # two heads' maps there
-    wrong += check_view(page, "2x2", pytorch_view(at_400, 2))
+    wrong += check_view(page, "2x2", pytorch_view("2x2", at_400))
     for design in DESIGNS:  # every design's loss there
         loss = runs[f"{design}/0"]["losses"][399]
         wrong += check_view(page, design, {"numbers": {"loss": loss}, "squares": []})
@@ -587,10 +525,9 @@ def test_the_link_reproduces_the_run_and_shows_what_pytorch_computes(page, probl
     assert page.evaluate("location.hash") == "#designs=2x2,1x4,4x1&seed=0&step=800"
     assert page.locator("[data-part='link']").get_attribute("href").endswith("step=800")
     for design in DESIGNS:
-        heads = stream.DESIGNS[design][0]
-        weights = pytorch_weights(design, 0)
+        weights = state_dict(design, runs[f"{design}/0"]["flat"])
         loss = runs[f"{design}/0"]["losses"][799]
-        wrong += check_view(page, design, pytorch_view(weights, heads, loss))
+        wrong += check_view(page, design, pytorch_view(design, weights, loss))
         correct, broken = written(design, 0)
         panel = page.locator(f".heads-trainer__design--{design}")
         verdict = panel.locator(".heads-trainer__verdict").get_attribute("data-broken")
@@ -605,22 +542,13 @@ def test_the_link_reproduces_the_run_and_shows_what_pytorch_computes(page, probl
     settings = {"2x2": [["zero", "on"], ["on", "mean"]], "1x4": [["mean"]],
                 "4x1": [["on", "zero", "mean", "on"]]}  # fmt: skip
     for design, cases in settings.items():
-        weights = pytorch_weights(design, 0)
+        weights = state_dict(design, runs[f"{design}/0"]["flat"])
         for removed in cases:
             got = switched_off(page, design, removed)
-            want = ablated(weights, stream.DESIGNS[design][0], removed)
+            want = ablated(design, weights, removed)
             gaps = [abs(a - b) for a, b in zip(got, want, strict=True)]
             assert max(gaps) < 1e-12, (design, removed)
     problems.assert_none()
-
-
-def tab_to(page, selector: str, limit: int = 40):
-    """Press Tab until the element with the focus matches `selector`."""
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
-            return
-    pytest.fail(f"Tab never reached {selector}")
 
 
 def test_nothing_is_fetched_before_train_and_the_keyboard_drives_it_all(page, problems):
@@ -630,11 +558,11 @@ def test_nothing_is_fetched_before_train_and_the_keyboard_drives_it_all(page, pr
     page.goto("train-it/")
     page.locator("#train-it[data-ready='true']").wait_for()
     page.wait_for_load_state("networkidle")
-    assert not [u for u in problems.requested if "trainer.js" in u]
+    assert not problems.requests("trainer.js")
     page.locator("h1").click()
-    tab_to(page, "input[name='design'][value='2x2']")
+    kit.tab_to(page, "input[name='design'][value='2x2']", 40)
     page.keyboard.press("Space")  # off: one head of width 4 alone
-    tab_to(page, "input[name='seed']")
+    kit.tab_to(page, "input[name='seed']", 40)
     page.keyboard.press("Control+A")
     page.keyboard.type("1.5")
     page.keyboard.press("Enter")
@@ -647,18 +575,18 @@ def test_nothing_is_fetched_before_train_and_the_keyboard_drives_it_all(page, pr
     page.keyboard.press("Enter")
     page.wait_for_function(STATE, arg="done", timeout=TRAINED_MS)
     assert field.get_attribute("aria-invalid") == "false"
-    assert [u for u in problems.requested if "trainer.js" in u]
+    assert problems.requests("trainer.js")
     negative = page.evaluate(RESULTS)
     assert list(negative) == ["1x4"]
     assert page.evaluate("location.hash") == "#designs=1x4&seed=-3&step=800"
     status = page.locator("[data-part='status']").inner_text()
     assert status.startswith("Trained seed -3 in ")
-    tab_to(page, "#train-it-step")
+    kit.tab_to(page, "#train-it-step", 40)
     for key in ["ArrowLeft", "ArrowLeft", "PageDown", "Home", "ArrowRight"]:
         page.keyboard.press(key)
     step = int(page.locator("#train-it-step").input_value())
     assert step == 10 and page.evaluate("location.hash").endswith("step=10")
-    tab_to(page, "select[name='off-1x4-0']")
+    kit.tab_to(page, "select[name='off-1x4-0']", 40)
     page.keyboard.press("ArrowDown")  # on -> zeroed
     page.locator(".heads-trainer__off-result[data-removed='zero']").wait_for()
     # seed 3, trained from its link: the same run
@@ -695,80 +623,38 @@ def test_reduced_motion_draws_no_frame_but_the_same_numbers(page, problems, moti
     else:
         assert changes > 72 * 2  # frames drawn while it trained (one each 100 ms)
     shown = page.evaluate(NUMBERS)
-    view = pytorch_view(page_weights(page, "2x2"), 2)
-    assert not check_view(page, "2x2", view)
+    weights = state_dict("2x2", page.evaluate(RESULTS)["2x2"]["weights"])
+    assert not check_view(page, "2x2", pytorch_view("2x2", weights))
     assert page.locator("#train-it-step").input_value() == "800"
     assert len(shown) > 8
     problems.assert_none()
 
 
-def page_weights(page, design: str) -> dict:
-    """The page's own final weights for a design, as a state_dict."""
-    from benchmarks.train_it_depth import initial_weights
-
-    flat = page.evaluate(RESULTS)[design]["weights"]
-    weights, at = {}, 0
-    shapes = (
-        initial_weights(DEPTH[LAYERS[design]], 0)
-        if design in LAYERS
-        else stream.initial_weights(0)
-    )
-    for name, w in shapes.items():
-        weights[name] = torch.tensor(flat[at : at + w.numel()], dtype=torch.float64)
-        weights[name] = weights[name].view(w.shape)
-        at += w.numel()
-    return weights
-
-
-# The trainer's boxes that stick out of it or of the window, and text drawn smaller
-# than 11 px (in an SVG, its font size times the drawing's scale).
-OVERFLOW = """() => {
-    const root = document.getElementById("train-it");
-    const edge = Math.min(root.getBoundingClientRect().right, innerWidth) + 0.5;
-    const hidden = (e) => e.closest(".heads-visually-hidden, [hidden]");
-    const out = [...root.querySelectorAll("*")].filter((e) => !hidden(e))
-        .filter((e) => e.getBoundingClientRect().right > edge)
-        .map((e) => e.tagName + "." + e.getAttribute("class"));
-    const small = [...root.querySelectorAll(
-            "svg text, label, td, th, dd, dt, p, a, legend")]
-        .filter((e) => !hidden(e) && e.textContent.trim())
-        .map((e) => {
-            const svg = e.closest("svg");
-            const scale = svg ? svg.getBoundingClientRect().width /
-                svg.viewBox.baseVal.width : 1;
-            return [e.textContent.trim().slice(0, 20),
-                    parseFloat(getComputedStyle(e).fontSize) * scale];
-        })
-        .filter(([, size]) => size < 11);
-    return { out, small, wide: document.documentElement.scrollWidth > innerWidth };
-}"""
-
-
 def test_the_trainer_fits_and_reads_at_each_width_and_scheme(trainer, problems):
     """Trained, the three designs of one layer and two layers, and a row of 100-seed
-    results, the tables shown: at
-    1280 and 390 px, in both schemes, nothing sticks out and no text is tiny; axe
-    finds nothing (all its rules in the light scheme, its colour rules in the dark
-    one and at 390 px). Screenshots for a person to look at, light at 1280 px and
-    dark at 390."""
+    results, the tables shown: at 1280 and 390 px, in both schemes, nothing sticks
+    out and no text is tiny; axe finds nothing (all its rules in the light scheme,
+    its colour rules in the dark one and at 390 px). Screenshots for a person to
+    look at, light at 1280 px and dark at 390."""
     page = trainer
     train(page, [*DESIGNS, "2L"], 2)
     page.evaluate("""() => { const root = document.getElementById("train-it");
         root.querySelector("[data-part='seeds']").hidden = false; }""")
     page.locator("input[name='show_tables']").check()
-    page.add_style_tag(content=NO_MOTION)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.add_style_tag(content=kit.NO_MOTION)
+    kit.ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for width in [1280, 390]:
         page.set_viewport_size({"width": width, "height": 900})
         for scheme in ["default", "slate"]:
-            set_scheme(page, scheme)
-            found = page.evaluate(OVERFLOW)
-            assert found == {"out": [], "small": [], "wide": False}, (width, scheme)
+            kit.set_scheme(page, scheme)
+            hidden = ".heads-visually-hidden, [hidden]"
+            texts = "svg text, label, td, th, dd, dt, p, a, legend"
+            kit.assert_fits(page, "#train-it", (width, scheme), hidden, texts)
             first = (width, scheme) == (1280, "default")
-            violations = run_axe(page, None if first else COLOUR_RULES)
+            violations = kit.run_axe(page, None if first else kit.COLOUR_RULES)
             assert violations == [], f"{width} {scheme} {violations}"
             if first or (width, scheme) == (390, "slate"):
-                shot = ARTIFACTS / f"train-it-{width}-{scheme}.jpg"
+                shot = kit.ARTIFACTS / f"train-it-{width}-{scheme}.jpg"
                 page.screenshot(path=shot, full_page=True, type="jpeg", quality=80)
     problems.assert_none()
 
@@ -776,11 +662,7 @@ def test_the_trainer_fits_and_reads_at_each_width_and_scheme(trainer, problems):
 # -- Train 100 seeds (make test-trainer-seeds; .ci/run calls it) ---------------------
 
 
-@pytest.mark.skipif(
-    not os.environ.get("HEADS_TRAINER_SEEDS"),
-    reason="minutes: `make test-trainer-seeds` runs it (HEADS_TRAINER_SEEDS=1), "
-    "and .ci/run calls that after `make test`",
-)
+@MINUTES
 def test_train_100_seeds_gives_pytorchs_verdicts_and_rates(page, problems):
     """The button, pressed with the seed box at the first of the twin's seeds:
     every seed's verdict and held-out accuracy, for every design, are PyTorch's,

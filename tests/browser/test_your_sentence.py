@@ -1,11 +1,7 @@
 """The live explorer (docs/your-sentence.md) against PyTorch: the model is loaded
-once, in one page, and every sentence below goes through it as a reader's would
-(typed into the page); every head's map, the embeddings, the roles and the
-similarities the page shows are compared with snippets/your_sentence/
-ex01_reference.py, within the tolerance the page states (tests/
-test_your_sentence.py checks that the page states these numbers)."""
-
-from __future__ import annotations
+once, in one page, and every sentence below is typed into it; every head's map,
+the embeddings, roles and similarities it shows are snippets/your_sentence/
+ex01_reference.py's, within the tolerances the page states."""
 
 import base64
 import json
@@ -17,13 +13,7 @@ import torch
 
 from hooks.build import SiteHandler, serve
 from hooks.live_model import DOWNLOADS, EXAMPLES, SITE
-from tests.browser.browser_kit import (
-    ARTIFACTS,
-    TIMEOUT_MS,
-    Problems,
-    axe_both_schemes,
-    set_scheme,
-)
+from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes, set_scheme
 from tests.pages import lazy
 
 ref = lazy("snippets.your_sentence.ex01_reference")
@@ -51,10 +41,6 @@ OFF = {
     2: [(1, h) for h in range(12)],
     6: [(0, 8), (2, 7), (3, 3), (4, 5), (5, 0), (5, 11)],
 }
-
-
-def explorer(page):
-    return page.locator("#your-sentence")
 
 
 # What the page shows: its `heads` (see your-sentence.js), the maps' weights sent
@@ -111,9 +97,9 @@ def choose(page, layer: int, head: int) -> None:
 
 def test_before_load_the_examples_are_pytorchs_and_nothing_is_fetched(page, problems):
     page.goto("your-sentence/")
-    explorer(page).and_(page.locator("[data-ready='true']")).wait_for()
+    page.locator("#your-sentence[data-ready='true']").wait_for()
     page.wait_for_load_state("networkidle")
-    assert [u for u in problems.requested if f"/{SITE}" in u] == []
+    assert problems.requests(f"/{SITE}") == []
     button = page.locator("[data-action='load']")
     data = json.loads(page.locator("#your-sentence-data").text_content())
     megabytes = sum(data["downloads"].values()) / 1e6
@@ -250,11 +236,8 @@ def test_hover_views_click_locks_and_unlocks_and_so_does_the_keyboard(live):
     page.keyboard.press("Enter")
     assert keyed.get_attribute("aria-pressed") == "false"
     page.locator(".heads-live__token[data-index='2']").hover()
-    assert (
-        page.locator("[data-out='row']")
-        .inner_text()
-        .startswith(shown(page)["tokens"][2])
-    )
+    row = page.locator("[data-out='row']").inner_text()
+    assert row.startswith(shown(page)["tokens"][2])
 
 
 def test_axe_in_both_schemes_and_the_page_at_390_px(live):
@@ -311,8 +294,8 @@ class DroppingHandler(SiteHandler):
 
 
 @pytest.fixture(scope="module")
-def dropping_url(site_root):
-    url, server = serve(site_root, DroppingHandler, quiet=True, dropped=[])
+def dropping_url(built_site):
+    url, server = serve(built_site, DroppingHandler, quiet=True, dropped=[])
     yield url
     server.shutdown()
     server.server_close()
@@ -327,16 +310,14 @@ def live(browser, dropping_url):
         base_url=dropping_url, color_scheme="light", locale="en-GB"
     )
     page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    seen = Problems(dropping_url)
-    seen.watch(page)
+    seen = Problems(dropping_url).watch(page)
     page.goto("your-sentence/")
-    explorer(page).and_(page.locator("[data-ready='true']")).wait_for()
+    page.locator("#your-sentence[data-ready='true']").wait_for()
     page.wait_for_load_state("networkidle")
-    assert [u for u in seen.requested if f"/{SITE}" in u] == []
+    assert seen.requests(f"/{SITE}") == []
     button = page.locator("[data-action='load']")
     button.click()
-    explorer(page).and_(page.locator("[data-state='failed']")).wait_for(timeout=LOAD_MS)
+    page.locator("#your-sentence[data-state='failed']").wait_for(timeout=LOAD_MS)
     first_try = {
         "status": page.locator("[data-out='status']").inner_text(),
         "button": button.inner_text(),
@@ -364,13 +345,14 @@ def test_an_interrupted_download_says_so_and_retries(live):
     assert first_try["button"] == "Try again" and first_try["enabled"]
     assert first_try["text disabled"]  # nothing half-loaded to type into
     # the cut-off model; the page stopped the other two downloads itself
-    dropped, stopped = ["model.onnx"], ["ort-wasm-simd-threaded.wasm", "tokenizer.json"]
-    assert any("/model.onnx:" in f for f in first_try["failed"])
+    stopped = ["/ort-wasm-simd-threaded.wasm:", "/tokenizer.json:"]
+    failed = first_try["failed"]
+    assert any("/model.onnx:" in f for f in failed)
     assert [
         f
-        for f in first_try["failed"]
-        if not any(f"/{name}:" in f for name in dropped)
-        and not (any(f"/{name}:" in f for name in stopped) and "ERR_ABORTED" in f)
+        for f in failed
+        if "/model.onnx:" not in f
+        and not ("ERR_ABORTED" in f and any(name in f for name in stopped))
     ] == []
     # retried: loaded, and what it shows is PyTorch's
     assert page.locator("[data-action='load']").is_hidden()
