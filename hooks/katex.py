@@ -208,7 +208,7 @@ class _FontWalker(HTMLParser):
     """Follows each element's font (family, weight, style) down the tree."""
 
     VOID = {"area", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr"}
-    NONE = ("", "400", "normal")
+    NONE = {"family": "", "weight": "400", "style": "normal"}
 
     def __init__(self, katex_fonts: KatexFonts, chars: dict[str, set[str]]):
         super().__init__(convert_charrefs=True)
@@ -220,13 +220,11 @@ class _FontWalker(HTMLParser):
         if tag in self.VOID:
             return
         self.elements.append((tag, frozenset((dict(attrs).get("class") or "").split())))
-        family, weight, style = self.font_of[-1] if self.font_of else self.NONE
-        for _, _, chain, props in self.css.rules:
+        font = dict(self.font_of[-1] if self.font_of else self.NONE)
+        for _, _, chain, props in self.css.rules:  # in the cascade's order
             if self.css.matches(chain, self.elements):
-                family = props.get("family", family)
-                weight = props.get("weight", weight)
-                style = props.get("style", style)
-        self.font_of.append((family, weight, style))
+                font.update(props)
+        self.font_of.append(font)
 
     def handle_endtag(self, tag):
         if tag not in [open_tag for open_tag, _ in self.elements]:
@@ -241,7 +239,7 @@ class _FontWalker(HTMLParser):
             return
         if not any("katex-html" in classes for _, classes in self.elements):
             return  # outside math; KaTeX's MathML copy is drawn in the math font
-        url = self.css.face(*self.font_of[-1])
+        url = self.css.face(**self.font_of[-1])
         if url:
             self.chars.setdefault(url, set()).update(data)
 

@@ -17,6 +17,7 @@ the reader's browser. On a build that has the page, it adds to the site:
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import hashlib
 import importlib
@@ -79,17 +80,11 @@ def cache_key() -> str:
     return key.hexdigest()[:16]
 
 
-def cache_folder(root: Path = ROOT) -> Path:
-    return root / ".cache" / "live-model" / cache_key()
-
-
 def built(root: Path = ROOT) -> Path:
     """The folder of model.onnx, examples.json and error.json, built first if it
     is not saved: under a lock (a build beside this one waits instead of exporting
     again), into a temporary folder renamed when complete (never seen half-built)."""
-    import fcntl
-
-    folder = cache_folder(root)
+    folder = root / ".cache" / "live-model" / cache_key()
     if (folder / "error.json").exists():
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -123,8 +118,7 @@ def live_module(model, limit: int):
     import torch
     import torch.nn.functional as F
 
-    heads = model.config.num_attention_heads
-    head_dim = model.config.hidden_size // heads
+    head_dim = model.config.hidden_size // model.config.num_attention_heads
 
     class Int8Rows(torch.nn.Module):
         def __init__(self, weight):
