@@ -64,12 +64,9 @@ class Katex:
             raise PluginError("node is needed to typeset the site's math at build time")
         if not katex_js.is_file():
             raise PluginError(f"{katex_js} is missing: the site's KaTeX")
+        command = [node, str(SERVER), str(katex_js.resolve())]
         self.process = subprocess.Popen(
-            [node, str(SERVER), str(katex_js.resolve())],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8"
         )
 
     def render(self, formulas: list[tuple[str, bool]]) -> list[str]:

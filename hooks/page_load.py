@@ -72,11 +72,8 @@ BUNDLE = "assets/javascripts/bundle.*.min.js"  # Material 9.8.2's is bundle.a5f9
 THEME_PATCHES = [
     Patch(
         why=(
-            "Material's palette set and, a frame later, removed "
-            "data-md-color-switching on the body at every load; its "
-            "`[data-md-color-switching] *` rule restyled every element both times (10 "
-            "to 13 ms of CPU on training). With the next patch it is set only when a "
-            "colour changes; this one drops the setting."
+            "The palette set and removed data-md-color-switching at every load, "
+            "restyling every element twice (10 to 13 ms on training)."
         ),
         old=(
             'if(document.body.setAttribute("data-md-color-switching",""),'
@@ -86,9 +83,8 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "With the previous patch: the attribute is set just before a colour of the "
-            "body changes; the palette's media, which no stylesheet reads, does not "
-            "count."
+            "data-md-color-switching is set only just before a colour of the body "
+            "changes (not for the media, which no stylesheet reads)."
         ),
         old=(
             "for(let[a,c]of Object.entries(s.color))"
@@ -103,31 +99,24 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "Material's palette wrote the colour scheme into a <meta "
-            "name=color-scheme> at every load, and each write restyled the whole page, "
-            "twice (about 30 of the 60 ms of its task on training). The root's own "
-            "color-scheme gives the scroll bars and canvas the same scheme and "
-            "restyles only the root."
+            "Each load's write to <meta name=color-scheme> restyled the page twice (30 "
+            "of 60 ms on training); the root's color-scheme restyles the root alone."
         ),
         old='let o=x("meta",{name:"color-scheme"});document.head.appendChild(o);',
         new="let o={set content(c){document.documentElement.style.colorScheme=c}};",
     ),
     Patch(
         why=(
-            "The search index (330 KB, 100 KB sent) was fetched on every page load and "
-            "indexed by the worker (about 200 ms of CPU) as the page started; it now "
-            "loads when the search field is first opened, as Material already does for "
-            "a site opened from a file."
+            "The search index (100 KB sent, 200 ms of the worker's CPU) loads when the "
+            "search field is first opened, not with every page."
         ),
         old='L($(location.protocol!=="file:"),Je("search"))',
         new='L($(!1),Je("search"))',
     ),
     Patch(
         why=(
-            "Material started the search worker (a thread, its script fetched and "
-            "compiled) on every load, though it gets messages only once search is "
-            "opened: it is now created with the first message, the listeners waiting "
-            "in a list until then."
+            "The search worker (a thread, its script fetched and compiled) starts with "
+            "the first message to it, not at every load; its listeners wait in a list."
         ),
         old="function Mn(e,t=new Worker(e)){",
         new=(
@@ -140,9 +129,8 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "search.highlight subscribed to the index on every page; it now does only "
-            "on a page opened from a search result (?h=...), so no other page fetches "
-            "it."
+            "search.highlight fetches the index only on a page opened from a search "
+            "result (?h=...), not on every page."
         ),
         old='return z([t,r.pipe(Q(we()),g(o=>!!o.searchParams.get("h")))])',
         new=(
@@ -152,9 +140,8 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "Material moved each table into its scrolling wrapper at load (a restyle); "
-            "the build writes the wrapper into the HTML (page_load_edits), so a table "
-            "already in it is left where it is."
+            "A table the build already put in Material's scrolling wrapper "
+            "(page_load_edits) is not moved into a new one at load (a restyle)."
         ),
         old="function ti(e){return e.replaceWith(ei),ei.replaceWith(Un(e)),$({ref:e})}",
         new=(
@@ -164,10 +151,8 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "Material set each annotation up at load (`{ .annotate }` on one-head) and "
-            "measured its marker: a restyle, a layout and an icon drawn, 35 to 40 ms "
-            "of CPU, the page's longest task. It is now set up when it comes within a "
-            "screen's height of the screen, as code blocks are (content.lazy)."
+            "An annotation (`{ .annotate }`) is set up as it comes within a screen of "
+            "the screen, not at load (35 to 40 ms, one-head's longest task)."
         ),
         old='...M(".annotate:not(.highlight)",e).map(i=>zn(i,{target$:o,print$:n}))',
         new=(
