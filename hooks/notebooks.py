@@ -156,15 +156,13 @@ def page_notebook(source: str, src_uri: str, config) -> dict:
         "every output shown is what the code printed when the site was built.*"
     )
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(intro))
-    for cell in nb.cells:
+    for number, cell in enumerate(nb.cells):
         cell.metadata = {}
-        cell.pop("id", None)
+        cell["id"] = f"cell-{number}"  # stable ids: same page, same bytes
     kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
     nb.metadata = {"kernelspec": kernel, "language_info": {"name": "python"}}
     nb.nbformat, nb.nbformat_minor = 4, 5
     nb = nbformat.from_dict(nb)
-    for cell_number, cell in enumerate(nb.cells):
-        cell["id"] = f"cell-{cell_number}"  # stable ids: same page, same bytes
     validate(nb, src_uri)
     return nb
 
