@@ -56,9 +56,8 @@ EXPLORER_MARKER = "<!-- explorer: data and script -->"
 EXPLORER_SCRIPT = "assets/js/explorer.js"
 
 _serving = False
-# Kept from one `mkdocs serve` rebuild to the next (a hook module lives as long as
-# the server): each snippet file's hash when the last build started, and each
-# figure's SVG with the hashes of the files it was drawn from.
+# Kept between `mkdocs serve` rebuilds: each snippet file's hash as the last build
+# started, and each figure's SVG with the hashes of the files it was drawn from.
 _hashes: dict[Path, str] = {}
 _drawn: dict[str, tuple[str, str]] = {}
 
@@ -78,9 +77,8 @@ def on_pre_build(config):
 
 
 def forget_stale_snippets(folder: Path) -> list[str]:
-    """Drop the snippet modules that import (transitively) a file changed since the
-    last build, so this build imports them afresh; keep the others. Returns the
-    names dropped."""
+    """Drop (and return the names of) the snippet modules that import, transitively,
+    a file changed since the last build: this build imports them afresh."""
     from snippets import sources
 
     now = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*.py")}

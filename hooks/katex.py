@@ -324,23 +324,15 @@ _katex: Katex | None = None  # started on the first page with math, kept across
 # rebuilds under `mkdocs serve`, ended when MkDocs shuts down
 
 
-def _close() -> None:
+def on_shutdown():
     global _katex
     if _katex is not None:
         _katex.close()
         _katex = None
 
 
-atexit.register(_close)
-
-
-def on_shutdown():
-    _close()
-
-
-@functools.cache
-def _subsets(katex_css: Path, cache: Path) -> FontSubsets:
-    return FontSubsets(katex_css, cache)
+atexit.register(on_shutdown)
+_subsets = functools.cache(FontSubsets)  # one per stylesheet and cache folder
 
 
 def on_files(files, config):

@@ -366,8 +366,7 @@ def site_files(root: Path) -> dict[str, Path]:
 
 
 def on_files(files, config):
-    pages = [f for f in files.documentation_pages() if MARKER in f.content_string]
-    if not pages:
+    if not any(MARKER in f.content_string for f in files.documentation_pages()):
         return files  # a partial site without the page (a test's)
     root = Path(config["config_file_path"]).resolve().parent
     for path, source in site_files(root).items():
