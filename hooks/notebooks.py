@@ -58,7 +58,8 @@ def _flatten(rows: list, code: set[int]) -> list:
             name = (title["kind"] or "").replace("-", " ").capitalize()
         if name:
             out += [(None, " " * indent + f"**{name}**"), (None, "")]
-        deeper, body = " " * (indent + 4), []
+        deeper = " " * (indent + 4)
+        body = []
         while i < len(rows):
             n, b = rows[i]
             if b.strip() and len(b) - len(b.lstrip()) <= indent:
