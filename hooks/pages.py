@@ -178,10 +178,6 @@ def _shape(text: str) -> bytes:
     return text.encode().translate(_ZEROS)
 
 
-def structure(text: str) -> tuple[tuple[str, int, int, str], ...]:
-    return _structure(_shape(text))
-
-
 MARK = re.compile(r"<!--\s*(pytest\.mark\.\w+.*?)\s*-->", re.S)  # on the next block
 
 
@@ -191,7 +187,7 @@ def blocks(text: str, name: str = "the page") -> list[Block]:
     lines = text.split("\n")
     found: list[Block] = []
     marks, output_next = [], False
-    for kind, first, end, fence in structure(text):
+    for kind, first, end, fence in _structure(_shape(text)):
         if kind == "code_block":
             raise ValueError(
                 f"{name}:{first + 1}: a block indented by four spaces, which is code "
