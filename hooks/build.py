@@ -1,9 +1,5 @@
-"""The site built, and served as a host serves it: for the tests, the scripts and
-the benchmarks. Not a hook.
-
-`build` is `mkdocs build --strict` into a folder; `serve` serves a built site
-on 127.0.0.1 under site_url's path, answering a missing path with the site's
-404 page and status 404, as GitHub Pages does, and gzipping text if asked.
+"""The site built (`mkdocs build --strict` into a folder) and served as GitHub Pages
+serves it, for the tests, the scripts and the benchmarks. Not a hook.
 """
 
 from __future__ import annotations
@@ -47,10 +43,9 @@ def build(out: Path, root: Path = ROOT) -> Path:
 
 
 def copy_sources(root: Path, names: list[str] = SOURCES) -> Path:
-    """A copy of what `mkdocs build` reads (or of `names`), to plant faults in.
-    .cache/ (the saved training runs and figures, keyed on the code, which the
-    copy shares) and node_modules (served by hooks/live_model.py) are linked: a
-    copy's build does not train or draw again."""
+    """A copy of what `mkdocs build` reads (or of `names`), to plant faults in,
+    linked to .cache/ (its entries are keyed on the code) and node_modules: its
+    build does not train or draw again."""
     root.mkdir(parents=True, exist_ok=True)
     ignore = shutil.ignore_patterns("__pycache__", ".ruff_cache")
     for name in names:
@@ -90,11 +85,12 @@ def page_id(path: str) -> str:
 
 
 class SiteHandler(SimpleHTTPRequestHandler):
-    """Serves the site under site_url's path; a missing path gets the site's own
-    404.html with status 404; with `gzip`, text is sent compressed to a client
-    that accepts it (with Pages' Cache-Control)."""
+    """Serves the site under site_url's path; a missing path gets the site's
+    404.html with status 404; with `gzip`, text is sent compressed to a client that
+    accepts it (with Pages' Cache-Control)."""
 
     prefix, gzip = "/", False
+    TEXT = ("text/", "application/javascript", "application/json", "image/svg")
 
     def translate_path(self, path: str) -> str:
         path = urlsplit(path).path
@@ -107,15 +103,8 @@ class SiteHandler(SimpleHTTPRequestHandler):
         if path.is_dir() and self.path.split("?")[0].endswith("/"):
             path = path / "index.html"
         kind = self.guess_type(str(path))
-        text = kind.startswith(
-            ("text/", "application/javascript", "application/json", "image/svg")
-        )
-        if not (
-            self.gzip
-            and path.is_file()
-            and text
-            and "gzip" in self.headers.get("Accept-Encoding", "")
-        ):
+        compress = self.gzip and path.is_file() and kind.startswith(self.TEXT)
+        if not (compress and "gzip" in self.headers.get("Accept-Encoding", "")):
             return super().send_head()
         body = gzip.compress(path.read_bytes(), mtime=0)
         self.send_response(200)

@@ -1,20 +1,15 @@
 """MkDocs hook: what the pages show that is computed, not written.
 
-- Figures: SVGs drawn by snippet modules (each defines `fig`) are added to the build
-  as generated files: nothing is written into docs/, so `mkdocs serve` does not
-  rebuild in a loop, and nothing drawn by hand can be committed by mistake.
-- The explorer's data: the six tokens, their embeddings, the heads' projections and
-  the second-head page's W_o are embedded into docs/explorer.md from the snippets,
-  with the explorer's script.
+- Figures: the SVGs of snippet modules' `fig`, added to the build as generated
+  files: nothing is written into docs/ (`mkdocs serve` would rebuild in a loop,
+  and a drawn file could be committed by mistake).
+- The explorer's data (the six tokens, their embeddings, the heads' projections,
+  the second-head page's W_o), from the snippets, with its script.
 
-Torch and matplotlib are imported only when a build runs (loading the config, as the
-page tests do, stays cheap).
-
-Under `mkdocs serve` a rebuild redoes only what an edit changed: a snippet module is
-imported afresh when one of the snippet files it imports (transitively, see
-`snippets.sources`) has changed since the last build, and a figure is drawn again
-only then; the others are kept from the last build. So editing a page redraws
-nothing, and editing a snippet redraws the figures that import it.
+Torch and matplotlib are imported only when a build runs: loading the config, as
+the page tests do, stays cheap. Under `mkdocs serve` a snippet module is imported
+afresh, and its figure drawn again, only when a snippet file it imports
+(`snippets.sources`) has changed: editing a page redraws nothing.
 """
 
 from __future__ import annotations
@@ -35,42 +30,34 @@ from mkdocs.utils import get_relative_url
 
 # site path of the figure -> snippet module whose `fig` it is
 FIGURES = {
-    "assets/figures/one-head-heatmap.svg": "snippets.one_head.ex05_heatmap",
-    "assets/figures/second-head-heatmaps.svg": "snippets.second_head.ex06_heatmaps",
-    "assets/figures/second-head-pipeline.svg": "snippets.second_head.ex10_pipeline",
-    "assets/figures/random-heads-heatmaps.svg": "snippets.random_heads.ex03_heatmaps",
-    "assets/figures/multi-head-attention-pipeline.svg": (
-        "snippets.multi_head_attention.ex10_pipeline"
-    ),
-    "assets/figures/grouped-query-attention-pipeline.svg": (
-        "snippets.grouped_query_attention.ex15_pipeline"
-    ),
-    "assets/figures/training-loss.svg": "snippets.training.ex08_loss_curves",
-    "assets/figures/training-before-after.svg": "snippets.training.ex09_before_after",
-    "assets/figures/training-one-wide-head.svg": "snippets.training.ex12_one_wide_head",
-    "assets/figures/training-wide-head-misses.svg": (
-        "snippets.training.ex12b_wide_head_misses"
-    ),
-    "assets/figures/width-and-depth-split-width.svg": (
-        "snippets.width_and_depth.ex03_width_figure"
-    ),
-    "assets/figures/width-and-depth-depth.svg": (
-        "snippets.width_and_depth.ex08_depth_figure"
-    ),
-    "assets/figures/real-text-sweep.svg": "snippets.real_text.ex07_figure",
-    "assets/figures/real-model-heads.svg": "snippets.real_model.ex06_heatmaps",
-    "assets/figures/real-model-token-heads.svg": "snippets.real_model.ex08_token_rows",
-    "assets/figures/your-sentence-heads.svg": "snippets.your_sentence.ex02_all_heads",
-    "assets/figures/ablation-single-heads.svg": "snippets.ablation.ex08_heatmap",
-    "assets/figures/ablation-pruning.svg": "snippets.ablation.ex11_pruning_curves",
+    f"assets/figures/{name}.svg": f"snippets.{module}"
+    for name, module in {
+        "one-head-heatmap": "one_head.ex05_heatmap",
+        "second-head-heatmaps": "second_head.ex06_heatmaps",
+        "second-head-pipeline": "second_head.ex10_pipeline",
+        "random-heads-heatmaps": "random_heads.ex03_heatmaps",
+        "multi-head-attention-pipeline": "multi_head_attention.ex10_pipeline",
+        "grouped-query-attention-pipeline": "grouped_query_attention.ex15_pipeline",
+        "training-loss": "training.ex08_loss_curves",
+        "training-before-after": "training.ex09_before_after",
+        "training-one-wide-head": "training.ex12_one_wide_head",
+        "training-wide-head-misses": "training.ex12b_wide_head_misses",
+        "width-and-depth-split-width": "width_and_depth.ex03_width_figure",
+        "width-and-depth-depth": "width_and_depth.ex08_depth_figure",
+        "real-text-sweep": "real_text.ex07_figure",
+        "real-model-heads": "real_model.ex06_heatmaps",
+        "real-model-token-heads": "real_model.ex08_token_rows",
+        "your-sentence-heads": "your_sentence.ex02_all_heads",
+        "ablation-single-heads": "ablation.ex08_heatmap",
+        "ablation-pruning": "ablation.ex11_pruning_curves",
+    }.items()
 }
 EXPLORER_MARKER = "<!-- explorer: data and script -->"
 EXPLORER_SCRIPT = "assets/js/explorer.js"
 
 _serving = False
-# Kept from one `mkdocs serve` rebuild to the next (a hook module lives as long as
-# the server): each snippet file's hash when the last build started, and each
-# figure's SVG with the hashes of the files it was drawn from.
+# Kept between `mkdocs serve` rebuilds: each snippet file's hash as the last build
+# started, and each figure's SVG with the hashes of the files it was drawn from.
 _hashes: dict[Path, str] = {}
 _drawn: dict[str, tuple[str, str]] = {}
 
@@ -90,9 +77,8 @@ def on_pre_build(config):
 
 
 def forget_stale_snippets(folder: Path) -> list[str]:
-    """Drop the snippet modules that import (transitively) a file changed since the
-    last build, so this build imports them afresh; keep the others. Returns the
-    names dropped."""
+    """Drop (and return the names of) the snippet modules that import, transitively,
+    a file changed since the last build: this build imports them afresh."""
     from snippets import sources
 
     now = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*.py")}
@@ -156,10 +142,9 @@ def draw(module: str) -> str:
 
 
 def saved_draw(module: str, root: Path) -> str:
-    """`draw`, saved under .cache/figures/ and keyed on the snippet files the module
-    imports (their paths and contents) and the versions of the libraries that draw
-    it, so a build in which none of them changed draws nothing. Delete the folder
-    to draw everything again."""
+    """`draw`, saved under .cache/figures/, keyed on the snippet files the module
+    imports (paths and contents) and the drawing libraries' versions: a build in
+    which none of them changed draws nothing."""
     from importlib.metadata import version
 
     from snippets import sources_key

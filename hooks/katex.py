@@ -1,21 +1,14 @@
 """MkDocs hook: every formula is typeset when the site is built, so no page loads
-KaTeX's JavaScript (276 KB) and no formula moves the text around as it appears.
+KaTeX's JavaScript (276 KB) and no formula moves the text as it appears.
 
-pymdownx.arithmatex (generic mode) leaves each formula as
-`<span class="arithmatex">\\(tex\\)</span>` (inline) or
-`<div class="arithmatex">\\[tex\\]</div>` (display).
+Each `<span|div class="arithmatex">\\(tex\\)</...>` that pymdownx.arithmatex
+(generic mode) writes gets the HTML and MathML of the vendored KaTeX
+(docs/assets/katex/katex.min.js), run by node in one process for the whole build
+(hooks/katex_server.js). An invalid formula stops the build, naming page and
+formula. A page with math links KaTeX's stylesheet (served without its fonts) and
+carries KaTeX's fonts inline, cut down to the characters its math draws.
 
-Each formula is replaced, inside its arithmatex element, by the output of the KaTeX
-the site vendors (docs/assets/katex/katex.min.js, HTML and MathML), run by node in
-one process for the whole build (hooks/katex_server.js), one request per page. An
-invalid formula stops the build with the page and the formula named. Only a page
-with math links KaTeX's stylesheet (served without its fonts) and carries, inline,
-KaTeX's fonts cut down to the characters its math draws (FontSubsets), with a line
-of script that starts loading them at once (LOAD_FONTS).
-
-It runs on `on_post_page`, after the search plugin has indexed the page, so the
-search index keeps the TeX source instead of KaTeX's markup. The typesetting itself
-(`typeset`, `Katex`) knows nothing of MkDocs.
+It runs on `on_post_page`, after the search plugin indexed the TeX source.
 """
 
 from __future__ import annotations
@@ -44,11 +37,9 @@ SERVER = Path(__file__).with_name("katex_server.js")
 KATEX_JS = "assets/katex/katex.min.js"  # in docs_dir: read by node, never served
 KATEX_CSS = "assets/katex/katex.min.css"
 
-# The page's KaTeX fonts start loading as the head is read, not when the first
-# layout asks for them: a data: URL font still loads (decodes) asynchronously, and
-# math first laid out in a fallback font moved when its font came (a layout shift,
-# 0.017 on cost). The page carries only the faces its math draws. The script comes
-# before the stylesheets (see on_post_page).
+# The fonts start loading as the head is read, not at the first layout: a data:
+# URL font still decodes asynchronously, and math laid out in a fallback font
+# moved when its font came (a layout shift of 0.017 on cost).
 LOAD_FONTS = 'document.fonts.forEach((f) => f.family.startsWith("KaTeX_") && f.load())'
 
 # What pymdownx.arithmatex writes in generic mode (its default wrappers).
@@ -73,12 +64,9 @@ class Katex:
             raise PluginError("node is needed to typeset the site's math at build time")
         if not katex_js.is_file():
             raise PluginError(f"{katex_js} is missing: the site's KaTeX")
+        command = [node, str(SERVER), str(katex_js.resolve())]
         self.process = subprocess.Popen(
-            [node, str(SERVER), str(katex_js.resolve())],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8"
         )
 
     def render(self, formulas: list[tuple[str, bool]]) -> list[str]:
@@ -107,14 +95,11 @@ class Katex:
 
 def typeset(output: str, katex: Katex) -> tuple[str, list[str]]:
     """The page with every formula typeset, and KaTeX's HTML for each formula."""
-    found = list(ARITHMATEX.finditer(output))
-    formulas = [
-        (
-            html.unescape(m["display"] if m["display"] is not None else m["inline"]),
-            m["display"] is not None,
-        )
-        for m in found
-    ]
+    formulas = []
+    for m in ARITHMATEX.finditer(output):
+        display = m["display"] is not None
+        tex = m["display"] if display else m["inline"]
+        formulas.append((html.unescape(tex), display))
     rendered = katex.render(formulas)
     answers = iter(rendered)
     return ARITHMATEX.sub(
@@ -124,11 +109,8 @@ def typeset(output: str, katex: Katex) -> tuple[str, list[str]]:
 
 
 # -- Which KaTeX fonts a page needs ---------------------------------------------------
-# Which font each piece of a page's math is drawn in follows from katex.min.css (its
-# font rules and its @font-face list) and the classes in KaTeX's markup:
-# `KatexFonts.characters` works that out without a browser, so that the build can
-# cut each font down to the characters drawn in it (FontSubsets, below). The
-# browser suite checks it against the fonts Chromium draws the math in.
+# katex.min.css's font rules applied to the classes of KaTeX's markup, without a
+# browser; the browser suite checks the result against the fonts Chromium uses.
 
 _RULE = re.compile(r"([^{}@]+)\{([^{}]*)\}")
 _FACE = re.compile(r"@font-face\{([^}]*)\}")
@@ -187,22 +169,17 @@ class KatexFonts:
             tag, classes = compound
             return (tag is None or tag == element[0]) and classes <= element[1]
 
-        *ancestors, (_, last) = chain
+        *ancestors, (combinator, last) = chain
         if not fits(last, stack[-1]):
             return False
         i = len(stack) - 1
-        combinator = chain[-1][0]
         for prior_combinator, compound in reversed(ancestors):
-            if combinator == ">":
-                i -= 1
-                if i < 0 or not fits(compound, stack[i]):
-                    return False
-            else:
-                i -= 1
+            i -= 1
+            if combinator != ">":  # a descendant: the nearest ancestor that fits
                 while i >= 0 and not fits(compound, stack[i]):
                     i -= 1
-                if i < 0:
-                    return False
+            if i < 0 or not fits(compound, stack[i]):
+                return False
             combinator = prior_combinator
         return True
 
@@ -228,7 +205,7 @@ class _FontWalker(HTMLParser):
     """Follows each element's font (family, weight, style) down the tree."""
 
     VOID = {"area", "br", "col", "hr", "img", "input", "link", "meta", "source", "wbr"}
-    NONE = ("", "400", "normal")
+    NONE = {"family": "", "weight": "400", "style": "normal"}
 
     def __init__(self, katex_fonts: KatexFonts, chars: dict[str, set[str]]):
         super().__init__(convert_charrefs=True)
@@ -240,13 +217,11 @@ class _FontWalker(HTMLParser):
         if tag in self.VOID:
             return
         self.elements.append((tag, frozenset((dict(attrs).get("class") or "").split())))
-        family, weight, style = self.font_of[-1] if self.font_of else self.NONE
-        for _, _, chain, props in self.css.rules:
+        font = dict(self.font_of[-1] if self.font_of else self.NONE)
+        for _, _, chain, props in self.css.rules:  # in the cascade's order
             if self.css.matches(chain, self.elements):
-                family = props.get("family", family)
-                weight = props.get("weight", weight)
-                style = props.get("style", style)
-        self.font_of.append((family, weight, style))
+                font.update(props)
+        self.font_of.append(font)
 
     def handle_endtag(self, tag):
         if tag not in [open_tag for open_tag, _ in self.elements]:
@@ -261,21 +236,17 @@ class _FontWalker(HTMLParser):
             return
         if not any("katex-html" in classes for _, classes in self.elements):
             return  # outside math; KaTeX's MathML copy is drawn in the math font
-        url = self.css.face(*self.font_of[-1])
+        url = self.css.face(**self.font_of[-1])
         if url:
             self.chars.setdefault(url, set()).update(data)
 
 
 # -- Each page's fonts, cut down to the characters it draws ------------------------
-# A page's math draws a few dozen characters from two to five of KaTeX's fonts; the
-# whole fonts are 30 to 50 KB a page, fetched only after the first layout (a chain
-# of three requests). Cut to those characters, they are 1 to 8 KB a page, written
-# into the page itself: no request, and the math is drawn at once in its own font.
-# The site serves neither the whole fonts nor katex.min.css's @font-face rules
-# (on_files), so a page's subsets are the only KaTeX faces it has. A character a
-# font lacks (KaTeX's zero-width spaces) is left out of its subset and drawn by the
-# next font in KaTeX's list, as it would be with the whole font. The browser suite
-# asks Chromium which font drew each piece of math text.
+# The whole fonts are 30 to 50 KB a page, fetched after the first layout (a chain
+# of three requests); cut to the few dozen characters drawn, 1 to 8 KB, inline: no
+# request, and the math is drawn at once in its own font. A character a font lacks
+# (KaTeX's zero-width spaces) is drawn by the next font in KaTeX's list, as with
+# the whole font.
 @functools.cache
 def _decompressed(woff2: Path) -> bytes:
     """The font as plain OpenType: read once, then each subset starts from it in
@@ -353,23 +324,15 @@ _katex: Katex | None = None  # started on the first page with math, kept across
 # rebuilds under `mkdocs serve`, ended when MkDocs shuts down
 
 
-def _close() -> None:
+def on_shutdown():
     global _katex
     if _katex is not None:
         _katex.close()
         _katex = None
 
 
-atexit.register(_close)
-
-
-def on_shutdown():
-    _close()
-
-
-@functools.cache
-def _subsets(katex_css: Path, cache: Path) -> FontSubsets:
-    return FontSubsets(katex_css, cache)
+atexit.register(on_shutdown)
+_subsets = functools.cache(FontSubsets)  # one per stylesheet and cache folder
 
 
 def on_files(files, config):
@@ -378,14 +341,9 @@ def on_files(files, config):
     vendored = files.get_file_from_path(KATEX_CSS)  # excluded (mkdocs.yml), listed
     if vendored is not None:
         files.remove(vendored)
-    files.append(
-        File.generated(
-            config,
-            KATEX_CSS,
-            content=_FACE.sub("", css),
-            inclusion=InclusionLevel.INCLUDED,
-        )
-    )
+    served = _FACE.sub("", css)
+    included = InclusionLevel.INCLUDED
+    files.append(File.generated(config, KATEX_CSS, content=served, inclusion=included))
     return files
 
 

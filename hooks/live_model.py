@@ -1,33 +1,26 @@
 """MkDocs hook: the live explorer on docs/your-sentence.md runs all-MiniLM-L6-v2 in
-the reader's browser.
+the reader's browser. On a build that has the page, it adds to the site:
 
-What it adds to the site, on a build that has the page:
-
-- `assets/live-model/model.onnx`: the model from the weights package, exported to
-  ONNX and quantised (weight-only): it takes the token ids and a gate of 6 x 12
-  (1: the head is on, 0: off) and returns every layer's attention weights and the
-  mean-pooled, normalised sentence embedding. Built once and kept under
-  `.cache/live-model/`, keyed on the weights' SHA-256, this file, the reference
-  snippet it is checked against and the versions of the packages that build it:
-  a build in which none of them changed exports nothing.
-- the model's own `tokenizer.json` and `tokenizer_config.json`, read in the
-  browser by @huggingface/tokenizers;
-- onnxruntime-web's single-threaded WebAssembly runtime and the tokenizer library,
-  copied from node_modules (pinned in package.json): served from the site, never
-  from a CDN.
-- in the page, at the marker: the example sentences' maps, computed by PyTorch at
-  build time (shown before the model is loaded, and without JavaScript), the
-  measured quantisation error, and the explorer's script.
-
-Nothing of this is fetched when the page opens: the script fetches the model and
-the runtime when the reader presses "Load the model".
+- `assets/live-model/model.onnx`: the model exported to ONNX and quantised
+  (weights only): token ids and a gate of 6 x 12 (1: head on) in, every layer's
+  attention weights and the sentence embedding out. Saved under
+  `.cache/live-model/`, keyed on the weights, this file, the reference snippet and
+  the packages' versions: a build in which none of them changed exports nothing.
+- the model's tokenizer files, and onnxruntime-web's single-threaded runtime and
+  @huggingface/tokenizers from node_modules (pinned in package.json): no CDN.
+- in the page, at the marker: the example sentences' maps computed by PyTorch
+  (shown before the model loads, and without JavaScript), the measured
+  quantisation error, and the explorer's script, which fetches the model and the
+  runtime only when the reader presses "Load the model".
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import hashlib
+import importlib
 import io
 import json
 import logging
@@ -60,8 +53,7 @@ TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json")
 # Fetched by the script on "Load", in this order; the page's button names their size.
 DOWNLOADS = ["model.onnx", "ort/ort-wasm-simd-threaded.wasm", "tokenizer.json"]
 
-# The example sentences the page opens with (its maps before the model is loaded),
-# each with a second sentence to compare it with.
+# The sentences the page opens with, each with a second one to compare it with
 EXAMPLES = [
     ("The cat slept on the warm windowsill all afternoon.", "A cat napped in the sun."),
     ("He sat on the bank of the river.", "He sat at the water's edge."),
@@ -76,8 +68,7 @@ SEED = 0
 
 
 def cache_key() -> str:
-    """What the saved model depends on: the weights, this file, the reference
-    snippet (and what it imports), the packages' versions."""
+    """What the saved model depends on (the module docstring's list)."""
     from snippets import sources_key
     from snippets.real_model.ex01_weights import SHA256
 
@@ -89,18 +80,11 @@ def cache_key() -> str:
     return key.hexdigest()[:16]
 
 
-def cache_folder(root: Path = ROOT) -> Path:
-    return root / ".cache" / "live-model" / cache_key()
-
-
 def built(root: Path = ROOT) -> Path:
-    """The folder holding model.onnx, examples.json and error.json, built first if
-    it is not saved yet: into a temporary folder, renamed when complete, under a
-    lock, so that a build or test running beside this one waits for it instead of
-    exporting the model a second time, and never sees half of it."""
-    import fcntl
-
-    folder = cache_folder(root)
+    """The folder of model.onnx, examples.json and error.json, built first if it
+    is not saved: under a lock (a build beside this one waits instead of exporting
+    again), into a temporary folder renamed when complete (never seen half-built)."""
+    folder = root / ".cache" / "live-model" / cache_key()
     if (folder / "error.json").exists():
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -121,28 +105,20 @@ def built(root: Path = ROOT) -> Path:
 
 def reference():
     with contextlib.redirect_stdout(io.StringIO()):  # the snippet prints its results
-        import importlib
-
         return importlib.import_module(REFERENCE)
 
 
 def live_module(model, limit: int):
     """all-MiniLM-L6-v2 as the browser runs it: token ids (1, T) and a gate (6, 12)
     in; the attention weights (6, 12, T, T) and the sentence embedding (384,) out.
-
-    Changed for the browser, not in what it computes for T <= limit:
-    - the word embeddings are stored in int8 with one scale per row (the table is
-      half of the model's parameters);
-    - only the first `limit` position embeddings are kept (the page cuts the text
-      there);
-    - each head's context is multiplied by its gate before the output projection
-      (the reference's switch_off zeroes it: the same for a gate of 0 or 1).
-    """
+    Smaller, computing the same for T <= limit: word embeddings in int8 with a
+    scale per row (half the parameters); only `limit` positions (the page cuts
+    the text there); each head's context times its gate before the output
+    projection (as the reference's switch_off, for a gate of 0 or 1)."""
     import torch
     import torch.nn.functional as F
 
-    heads = model.config.num_attention_heads
-    head_dim = model.config.hidden_size // heads
+    head_dim = model.config.hidden_size // model.config.num_attention_heads
 
     class Int8Rows(torch.nn.Module):
         def __init__(self, weight):
@@ -187,8 +163,7 @@ def live_module(model, limit: int):
 
 def export(path: Path, limit: int) -> None:
     """Export with torch.onnx (dynamo), the number of tokens dynamic, from a model
-    loaded for the export alone: exporting changes the module it traces, so the
-    reference model is never the one exported."""
+    loaded for it alone: exporting changes the module it traces."""
     import torch
     from transformers import AutoModel
 
@@ -238,8 +213,7 @@ def quantise(source: Path, path: Path) -> None:
     metadata the exporter writes (stack traces, shapes) dropped."""
     import onnx
 
-    # Importing the quantiser calls logging.basicConfig(level=INFO): the root
-    # logger is put back as it was, or every library's INFO would print.
+    # importing the quantiser calls logging.basicConfig(level=INFO): undone
     root = logging.getLogger()
     handlers, at = root.handlers[:], root.level
     try:
@@ -277,16 +251,14 @@ def session(path: Path):
 
 
 def run_onnx(sess, ids, off=()):
-    """The saved model on ids (a list) with the heads in `off` switched off."""
+    """The saved model's weights and embedding for ids (a list), the heads in
+    `off` switched off."""
     import numpy as np
 
     gate = np.ones((6, 12), np.float32)
     for layer, head in off:
         gate[layer, head] = 0
-    weights, embedding = sess.run(
-        None, {"input_ids": np.array([ids], np.int64), "gate": gate}
-    )
-    return weights, embedding
+    return sess.run(None, {"input_ids": np.array([ids], np.int64), "gate": gate})
 
 
 def error_sentences() -> list[str]:
@@ -299,11 +271,10 @@ def error_sentences() -> list[str]:
 
 
 def measure(path: Path) -> dict:
-    """How far the saved model is from PyTorch (the reference, in fp32): on every
-    error sentence with all heads on, and again with HEADS_OFF heads chosen at
-    random switched off. Per cell of every map: the largest difference; per row:
-    whether its largest weight is on the same token; per embedding: the cosine
-    similarity with PyTorch's."""
+    """How far the saved model is from PyTorch's fp32 reference, on every error
+    sentence with all heads on and with HEADS_OFF random heads off: the largest
+    difference of a weight, the share of rows whose top weight is on the same
+    token, the lowest cosine similarity of the embeddings."""
     import torch
 
     ref = reference()
@@ -335,8 +306,7 @@ def measure(path: Path) -> dict:
 
 def examples() -> list[dict]:
     """The example sentences as PyTorch computes them: tokens, every head's map
-    (weights to 2 decimals, as integers in hundredths) and the two sentences'
-    similarity with all heads on."""
+    (in integer hundredths) and the two sentences' similarity, all heads on."""
     ref = reference()
     out = []
     for text, other in EXAMPLES:
@@ -379,8 +349,7 @@ def node_module(name: str, root: Path) -> Path:
 
 @functools.cache
 def weights_folder() -> Path:
-    """The weights package's folder, its SHA-256 checked once per process (a
-    `mkdocs serve` rebuild does not read the 91 MB again)."""
+    """The weights' folder, checked once per process (not 91 MB per rebuild)."""
     from snippets.real_model.ex01_weights import model_dir
 
     return model_dir()
@@ -397,8 +366,7 @@ def site_files(root: Path) -> dict[str, Path]:
 
 
 def on_files(files, config):
-    pages = [f for f in files.documentation_pages() if MARKER in f.content_string]
-    if not pages:
+    if not any(MARKER in f.content_string for f in files.documentation_pages()):
         return files  # a partial site without the page (a test's)
     root = Path(config["config_file_path"]).resolve().parent
     for path, source in site_files(root).items():

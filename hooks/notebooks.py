@@ -1,20 +1,13 @@
-"""MkDocs hook: every Markdown page can be downloaded as a Jupyter notebook.
+"""MkDocs hook: every page can be downloaded as a Jupyter notebook.
 
-At build time each page is read as the tests read it (hooks/pages.py: its code
-blocks, their `--8<--` includes expanded, and their output blocks), turned into
-plain Markdown, and converted by jupytext: prose becomes Markdown cells, Python
-blocks become code cells, and the output block shown under a block on the page
-becomes that cell's output (the tests check that the code prints exactly that,
-on the page and in the notebook run from a folder outside the repository). The
-notebook is validated with nbformat; an invalid one fails the build, naming the
-page. Nothing is written into docs/.
-
-What "plain Markdown" means here: admonitions and collapsible blocks become a
-bold title over their (dedented) content, so the code inside them becomes code
-cells too; attribute lists, icons and test markers are dropped; links to other
-pages and images point at the hosted site; terminal commands stay as Markdown.
-The glossary's abbreviations, which a notebook cannot show on hover, become a
-list of the terms the page uses, at its end.
+Each page is read as the tests read it (hooks/pages.py), turned into plain
+Markdown and converted by jupytext: prose becomes Markdown cells, Python blocks
+(their includes expanded) code cells, each with the page's output block as its
+output. Admonitions become a bold title over their content, so the code in them
+becomes cells too; attribute lists, icons and test markers are dropped; links point
+at the hosted site; terminal commands stay Markdown; the glossary's terms, which
+a notebook cannot show on hover, are listed at the end. nbformat validates the
+notebook: an invalid one fails the build, naming the page.
 """
 
 from __future__ import annotations
@@ -28,9 +21,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-sys.path.insert(
-    0, str(Path(__file__).resolve().parents[1])
-)  # MkDocs loads hooks by path
+# MkDocs loads a hook by its path: the package it imports from is put on the path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hooks.pages import INLINE_CODE, PYTHON, blocks, expand, glossary  # noqa: E402
 
 NOTEBOOKS = "notebooks"  # site folder of the generated .ipynb files
@@ -66,21 +58,15 @@ def _flatten(rows: list, code: set[int]) -> list:
             name = (title["kind"] or "").replace("-", " ").capitalize()
         if name:
             out += [(None, " " * indent + f"**{name}**"), (None, "")]
-        body = []
-        while i < len(rows) and (
-            not rows[i][1].strip()
-            or len(rows[i][1]) - len(rows[i][1].lstrip()) > indent
-        ):
-            body.append(rows[i])
-            i += 1
         deeper = " " * (indent + 4)
-        out += _flatten(
-            [
-                (n, b[len(deeper) :] if b.startswith(deeper) else b.lstrip())
-                for n, b in body
-            ],
-            code,
-        )
+        body = []
+        while i < len(rows):
+            n, b = rows[i]
+            if b.strip() and len(b) - len(b.lstrip()) <= indent:
+                break  # the first line not indented under the title
+            body.append((n, b[len(deeper) :] if b.startswith(deeper) else b.lstrip()))
+            i += 1
+        out += _flatten(body, code)
     return out
 
 
@@ -171,28 +157,19 @@ def page_notebook(source: str, src_uri: str, config) -> dict:
         "every output shown is what the code printed when the site was built.*"
     )
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(intro))
-    for cell in nb.cells:
+    for number, cell in enumerate(nb.cells):
         cell.metadata = {}
-        cell.pop("id", None)
-    nb.metadata = {
-        "kernelspec": {
-            "display_name": "Python 3",
-            "language": "python",
-            "name": "python3",
-        },
-        "language_info": {"name": "python"},
-    }
+        cell["id"] = f"cell-{number}"  # stable ids: same page, same bytes
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nb.metadata = {"kernelspec": kernel, "language_info": {"name": "python"}}
     nb.nbformat, nb.nbformat_minor = 4, 5
     nb = nbformat.from_dict(nb)
-    for cell_number, cell in enumerate(nb.cells):
-        cell["id"] = f"cell-{cell_number}"  # stable ids: same page, same bytes
     validate(nb, src_uri)
     return nb
 
 
 def validate(nb, src_uri: str) -> None:
-    """nbformat's schema check; an invalid notebook fails the build, naming the
-    page it was made from."""
+    """nbformat's schema check: an invalid notebook fails, naming its page."""
     import nbformat
 
     try:
@@ -213,8 +190,8 @@ def on_files(files, config):
         if not file.src_uri.endswith(".md"):
             continue
         source = file.content_string
-        # The same page with the same snippets makes the same notebook: a rebuild
-        # converts only the pages an edit changed.
+        # same page, same snippets, same notebook: a rebuild converts only the
+        # pages an edit changed
         expanded, _ = expand(source)
         key = hashlib.sha256(
             f"{file.src_uri}\0{config['site_url']}\0{expanded}".encode()
@@ -222,10 +199,8 @@ def on_files(files, config):
         if key not in _written:
             nb = page_notebook(source, file.src_uri, config)
             _written[key] = nbformat.writes(nb) + "\n"
-        content = _written[key]
-        files.append(
-            File.generated(config, notebook_path(file.src_uri), content=content)
-        )
+        path = notebook_path(file.src_uri)
+        files.append(File.generated(config, path, content=_written[key]))
     return files
 
 

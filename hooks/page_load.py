@@ -1,35 +1,22 @@
 """MkDocs hook: less work for the browser as a page loads (found in Lighthouse's
 traces, `scripts/audit.py --keep`).
 
-Edits to each page's HTML (`page_load_edits`):
+`page_load_edits` writes into each page's HTML what a script would do at load:
+1. Figures load lazily: all are far below the first screen, and the training
+   page's three (18 KB) were fetched beside the stylesheets the first paint waits on.
+2. Every code block's `<code>` is focusable (`tabindex="0"`), so a keyboard can
+   scroll a wide one; Material does it only as a block comes into view
+   (`content.lazy`), so axe found the blocks further down unreachable.
+3. Every table comes in Material's scrolling wrapper: Material's script moved each
+   table into it at load, restyling the article (25 ms of CPU on the cost page).
+4. The explorer's page marks its body (`data-heads-explorer`) for heads.css: the
+   `:has(#explorer)` selectors it replaces were re-checked by Chromium on every
+   element the parser inserted, on every page.
 
-1. The figures load when the reader scrolls near them (`loading="lazy"`), not with
-   the page: every one is far below the first screen, and the three of the
-   training page (18 KB) were fetched alongside the stylesheets the first paint
-   waits for.
-2. Every code block's `<code>` is focusable from the start (`tabindex="0"`), so
-   that a keyboard can scroll one that is wider than the page. Material makes a
-   block that scrolls focusable, and takes the focus back from one that does not,
-   only as it sets the block up, when the block comes into view (`content.lazy`,
-   mkdocs.yml); until then axe found the blocks below it unreachable. This was a
-   script's loop over every block at load; written into the HTML it costs nothing.
-3. Every table comes in Material's scrolling wrapper
-   (`div.md-typeset__scrollwrap > div.md-typeset__table`), which Material's
-   script put around it as the page loaded: moving the table restyled it and the
-   article around it (the cost page's table and its math: 25 ms of CPU in one task,
-   a fifth of what the page's load restyled). Material's script skips a table that
-   is already wrapped (THEME_PATCHES).
-4. The explorer's page says so on its body (`data-heads-explorer`), for the two
-   rules of heads.css that are the explorer's. They were `:has(#explorer)`
-   selectors, which Chromium re-checks on every element the parser inserts into
-   the article and the main area, on every page.
-
-And edits to Material's own script (`patch_bundle`, THEME_PATCHES, each with its
-reason and what it bought): the site serves a copy of Material's bundle with them,
-and the build stops, naming the patch, when Material's code for one is not there
-exactly once (after an upgrade of Material: look at the patch again). The other
-edit to what Material does at load is in overrides/main.html (its classes on
-<html>, set before the first style).
+`patch_bundle` edits Material's own script (THEME_PATCHES, each with its reason);
+the build stops, naming the patch, when Material's code for one is not there
+exactly once (after an upgrade of Material). overrides/main.html sets Material's
+classes on <html> before the first style.
 """
 
 from __future__ import annotations
@@ -57,8 +44,7 @@ WRAPPER += "</div>"
 
 
 def page_load_edits(html: str) -> str:
-    """The page with its figures lazy, its code blocks focusable, its tables
-    wrapped, and its body marked as the explorer's on that page."""
+    """The page with the four edits above."""
     if 'id="explorer"' in html:
         html, bodies = BODY.subn(f"<body {EXPLORER}", html, count=1)
         if bodies != 1:
@@ -86,15 +72,8 @@ BUNDLE = "assets/javascripts/bundle.*.min.js"  # Material 9.8.2's is bundle.a5f9
 THEME_PATCHES = [
     Patch(
         why=(
-            "Material's palette set data-md-color-switching on the body each time "
-            "it applied a palette, at every load too, and removed it a frame later; "
-            "its stylesheet's `[data-md-color-switching] *` (transitions off while "
-            "colours change) made both restyle every element of the page (the "
-            "removal was a task of 10 to 13 ms of CPU on training; writing the "
-            "attribute into the HTML had spared only the setting). With the "
-            "next patch, the palette sets it only when one of the body's colours "
-            "changes, so that a load restyles nothing, and removing an attribute "
-            "that is not there changes nothing. This one: no setting regardless."
+            "The palette set and removed data-md-color-switching at every load, "
+            "restyling every element twice (10 to 13 ms on training)."
         ),
         old=(
             'if(document.body.setAttribute("data-md-color-switching",""),'
@@ -104,9 +83,8 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "With the previous patch: the attribute is set just before a colour of "
-            "the body changes (the reader switches, or a first visit in a dark "
-            "scheme); the palette's media, which no stylesheet reads, does not count."
+            "data-md-color-switching is set only just before a colour of the body "
+            "changes (not for the media, which no stylesheet reads)."
         ),
         old=(
             "for(let[a,c]of Object.entries(s.color))"
@@ -121,39 +99,24 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "Material's palette appends a <meta name=color-scheme> and writes the "
-            "header's colour scheme into it on every load. Each change to that meta "
-            "makes Chromium restyle the whole page (PlatformColorChange), twice, "
-            "inside the evaluation of Material's script: about 30 ms of the 60 ms of "
-            "CPU that task took on the training page. The palette now writes the "
-            "same value into the root element's own color-scheme, which gives the "
-            "page's scroll bars and canvas that scheme as the meta did, and "
-            "restyles only the root (the body has its own, from the palette)."
+            "Each load's write to <meta name=color-scheme> restyled the page twice (30 "
+            "of 60 ms on training); the root's color-scheme restyles the root alone."
         ),
         old='let o=x("meta",{name:"color-scheme"});document.head.appendChild(o);',
         new="let o={set content(c){document.documentElement.style.colorScheme=c}};",
     ),
     Patch(
         why=(
-            "The search index (330 KB, 100 KB sent) was fetched, parsed and handed "
-            "to the search worker on every page load, and the worker spent about "
-            "200 ms of CPU indexing it while the page was starting up. Material "
-            "already waits for the reader to open search before loading the index "
-            "when the site is opened from a file; this makes that the rule: the "
-            "index loads when the search field is first opened (the results say "
-            "'Initializing search' until it is ready)."
+            "The search index (100 KB sent, 200 ms of the worker's CPU) loads when the "
+            "search field is first opened, not with every page."
         ),
         old='L($(location.protocol!=="file:"),Je("search"))',
         new='L($(!1),Je("search"))',
     ),
     Patch(
         why=(
-            "Material's search started its worker (a thread, and its script "
-            "fetched and compiled) on every page load, inside the task that "
-            "evaluates Material's script, though it only ever receives messages "
-            "once the reader opens search (with the previous patch). The worker "
-            "is now created with the first message sent to it; until then the "
-            "listeners the search component adds wait in a list."
+            "The search worker (a thread, its script fetched and compiled) starts with "
+            "the first message to it, not at every load; its listeners wait in a list."
         ),
         old="function Mn(e,t=new Worker(e)){",
         new=(
@@ -166,9 +129,8 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "search.highlight subscribed to the index on every page, to highlight "
-            "the terms of a search result's link (?h=...). It now subscribes only on "
-            "a page opened with such a link, so that no other page fetches it."
+            "search.highlight fetches the index only on a page opened from a search "
+            "result (?h=...), not on every page."
         ),
         old='return z([t,r.pipe(Q(we()),g(o=>!!o.searchParams.get("h")))])',
         new=(
@@ -178,10 +140,8 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "Material wraps each table in its scrolling wrapper as the page loads, "
-            "moving the table into it (a restyle of the table and the article). The "
-            "build writes the wrapper into the HTML (page_load_edits): a table "
-            "already in it is left where it is."
+            "A table the build already put in Material's scrolling wrapper "
+            "(page_load_edits) is not moved into a new one at load (a restyle)."
         ),
         old="function ti(e){return e.replaceWith(ei),ei.replaceWith(Un(e)),$({ref:e})}",
         new=(
@@ -191,13 +151,8 @@ THEME_PATCHES = [
     ),
     Patch(
         why=(
-            "Material sets each annotation up (docs/one-head.md's `{ .annotate }`: "
-            "the numbered note becomes a button with a tooltip) as the page loads, "
-            "and measures where its marker is, which made Chromium restyle and lay "
-            "out the paragraph and draw the marker's icon: 35 to 40 ms of CPU in one "
-            "task, the one-head page's longest. An annotation is now set up when it "
-            "comes within a screen's height of the screen, as code blocks are "
-            "(content.lazy), before the reader can see it."
+            "An annotation (`{ .annotate }`) is set up as it comes within a screen of "
+            "the screen, not at load (35 to 40 ms, one-head's longest task)."
         ),
         old='...M(".annotate:not(.highlight)",e).map(i=>zn(i,{target$:o,print$:n}))',
         new=(
@@ -228,10 +183,8 @@ def patch_bundle(js: str, patches: list[Patch] = THEME_PATCHES) -> str:
 
 
 def on_files(files, config):
-    """Material's bundle, replaced by its patched copy (nothing in the theme's
-    folder changes). Files without the theme's (tests/test_dependencies.py runs the
-    hooks on the docs alone) are left as they are; that the site serves the patched
-    bundle is tests/test_site_build.py's to check."""
+    """Material's bundle replaced by its patched copy; files without it (the hooks
+    run on the docs alone, tests/test_dependencies.py) are left as they are."""
     bundles = [f for f in files if Path(f.src_uri).match(BUNDLE)]
     if not bundles:
         return files

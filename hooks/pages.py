@@ -1,14 +1,11 @@
-"""The pages: which there are, in what order, and how their Markdown is read.
-Not a hook: the hooks, the tests and the scripts all read the pages here.
+"""The pages: which there are, in what order, and how their Markdown is read. Not a
+hook: the hooks, the tests and the scripts all read the pages here.
 
-mkdocs.yml's nav is the one list of pages (their order, sections and titles);
-what else lists them is checked against it (tests/test_index.py). markdown-it-py,
-with its admonition plugin, finds each page's fenced code blocks and their lines;
-an output block is the block after `EXPECTED_OUTPUT` and belongs to the code block
-before it; pymdownx.snippets' own preprocessor, configured as mkdocs.yml
-configures it, expands the `--8<--` includes, so the code a test runs is the code
-a reader sees. The prose is the page without its code, comments, link targets and
-tags, line for line, so that a number is found on its page line.
+mkdocs.yml's nav is the one list of pages. markdown-it-py finds each page's fenced
+code blocks and their lines; pymdownx.snippets' own preprocessor, configured as
+mkdocs.yml configures it, expands the `--8<--` includes, so the code a test runs
+is the code a reader sees. The prose keeps its page lines, so that a number is
+found on its line.
 """
 
 from __future__ import annotations
@@ -91,8 +88,7 @@ def snippet_options() -> dict:
 
 @functools.cache
 def glossary() -> dict[str, str]:
-    """term -> definition, from the files mkdocs.yml appends to every page (the
-    abbreviations that the `abbr` extension turns into hover definitions)."""
+    """term -> definition: the abbreviations mkdocs.yml appends to every page."""
     terms = {}
     for name in snippet_options().get("auto_append", []):
         for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
@@ -111,9 +107,8 @@ ABBREVIATION = re.compile(r"^\*\[(?P<term>[^\]]+)\]:\s*(?P<definition>.+)$")
 
 @functools.cache
 def _snippets(append: bool):
-    """pymdownx.snippets' preprocessor with mkdocs.yml's options, and the list
-    of the files it reads. Without `append`, the glossary is not appended: a
-    block's code is expanded alone, and it would land inside the block."""
+    """pymdownx.snippets' preprocessor with mkdocs.yml's options, and the list of
+    the files it reads. Without `append`, no glossary (it would land in a block)."""
     options = dict(snippet_options())
     if not append:
         options.pop("auto_append", None)
@@ -166,9 +161,9 @@ def _parser() -> MarkdownIt:
 @functools.lru_cache(maxsize=64)
 def _structure(shape: bytes) -> tuple[tuple[str, int, int, str], ...]:
     """(kind, first line, end line, fence) of each fence, HTML block and code
-    block markdown-it finds in `shape`, 0-based, the end excluded. `shape` is
-    the page with every digit made 0, which changes no structure: a page with
-    one digit changed (tests/pages.py plants thousands) is not parsed again."""
+    block in `shape`, 0-based, the end excluded. `shape` is the page with every
+    digit made 0: a page with one digit changed (tests/pages.py plants
+    thousands) is not parsed again."""
     return tuple(
         (token.type, *token.map, token.markup)
         for token in _parser().parse(shape.decode())
@@ -183,10 +178,6 @@ def _shape(text: str) -> bytes:
     return text.encode().translate(_ZEROS)
 
 
-def structure(text: str) -> tuple[tuple[str, int, int, str], ...]:
-    return _structure(_shape(text))
-
-
 MARK = re.compile(r"<!--\s*(pytest\.mark\.\w+.*?)\s*-->", re.S)  # on the next block
 
 
@@ -196,7 +187,7 @@ def blocks(text: str, name: str = "the page") -> list[Block]:
     lines = text.split("\n")
     found: list[Block] = []
     marks, output_next = [], False
-    for kind, first, end, fence in structure(text):
+    for kind, first, end, fence in _structure(_shape(text)):
         if kind == "code_block":
             raise ValueError(
                 f"{name}:{first + 1}: a block indented by four spaces, which is code "
@@ -289,8 +280,7 @@ def _fenced(shape: bytes) -> frozenset[int]:
 
 def prose_lines(text: str) -> list[str]:
     """The page's lines with code blocks, inline code, comments, link targets
-    and HTML blanked: line i of the result is line i + 1 of the page. The rest
-    is prose: headings, lists, tables, admonitions and math."""
+    and HTML blanked: line i of the result is line i + 1 of the page."""
     fenced = fenced_lines(text)
     lines = ["" if i in fenced else line for i, line in enumerate(text.split("\n"))]
     text = "\n".join(lines)
@@ -338,9 +328,8 @@ def readme_table() -> str:
     """The README's table of what each page runs with."""
     rows = ["| page | runs with |", "|---|---|"]
     for page in sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")):
-        rows.append(
-            f"| `docs/{page}` | {', '.join(runs_with(page)) or 'no code to run'} |"
-        )
+        needs = ", ".join(runs_with(page)) or "no code to run"
+        rows.append(f"| `docs/{page}` | {needs} |")
     return "\n".join(rows)
 
 

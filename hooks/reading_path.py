@@ -1,11 +1,8 @@
-"""MkDocs hook: a star in the navigation beside the pages of the core path.
-
-The core path is the five stops the index lists under "The core path" (docs/index.md);
-mkdocs.yml names their pages in `extra.core_path`. Each of those pages gets Material's
-page status `core`, which the navigation shows as the icon docs/assets/css/heads.css
-gives it, titled with `extra.status.core`; a status without its title fails the
-build. (A partial copy of the site, as the planted-fault builds make, may lack some of
-the pages: tests/test_notation.py checks the list against the index and the nav.)
+"""MkDocs hook: a star in the nav beside the core path's pages (`extra.core_path`
+in mkdocs.yml, the stops docs/index.md lists), as Material's page status `core`,
+titled by `extra.status.core` (a status without its title fails the build). A
+partial copy of the site may lack some of them: tests/test_notation.py checks the
+list against the index and the nav.
 """
 
 from __future__ import annotations

@@ -1,31 +1,22 @@
-"""MkDocs hook: three kinds of collapsed block, the output blocks and the code's
-docstrings stay out of the search index.
+"""MkDocs hook: what nobody searches for stays out of the search index, which
+every page loads (its weight budget, tests/test_site_build.py):
 
-- "From earlier pages (run this first)": that code is indexed on the page it
-  comes from. Indexed again on every page that reruns it, it was the index's
-  largest repetition.
-- The data that `make seeds` and `make bench` write ("The records, as `make seeds`
-  wrote them"): hundreds of lines of numbers that nobody searches for.
-- "The code that draws this figure": matplotlib calls; the figure's alt text and
-  the prose around it are indexed.
-- Output blocks (what a code block prints, which the tests compare with it):
-  numbers and tables; the code that prints them and the prose that reads them
-  are indexed.
-- Docstrings in the code (Pygments' class "sd"): what a function does, which the
-  prose around the block says too; the code itself and its comments are indexed.
+- "From earlier pages (run this first)": indexed on the page it comes from; on
+  every page that reruns it, it was the index's largest repetition;
+- the data `make seeds` and `make bench` write, and the code that draws a figure
+  (the figure's alt text and the prose around it are indexed);
+- output blocks (numbers; the code that prints them and the prose are indexed);
+- docstrings in the code (Pygments' "sd"), which the prose says too.
 
-The index is loaded by every page (it counts in each page's weight budget,
-tests/test_site_build.py). Material's search skips any element with a
-`data-search-exclude` attribute and removes the attribute from the page it writes,
-so the reader's HTML is unchanged.
+Material's search skips an element with `data-search-exclude` and removes the
+attribute from the page it writes: the reader's HTML is unchanged.
 """
 
 from __future__ import annotations
 
 import re
 
-# pymdownx.details writes `??? example "... (run this first)"` as the first, and
-# `??? example "The records, as `make seeds` wrote them ..."` as the second
+# pymdownx.details' `??? example "title"` blocks, found by their titles
 RUN_FIRST = re.compile(
     r'<details class="example">(?=\s*<summary>[^<]*\(run this first\)</summary>)'
 )
@@ -46,9 +37,7 @@ EXCLUDED_DOCSTRING = '<span class="sd" data-search-exclude="docstring">'
 
 
 def exclude_run_first(html: str) -> str:
-    """The page's HTML with its run-this-first blocks, the data blocks that
-    `make` writes, the code that draws its figures, its output blocks and its
-    docstrings marked for search to skip."""
+    """The page's HTML with the blocks above marked for search to skip."""
     html = MADE_DATA.sub(EXCLUDED_DATA, RUN_FIRST.sub(EXCLUDED, html))
     html = OUTPUT.sub(EXCLUDED_OUTPUT, html)
     return html.replace(DOCSTRING, EXCLUDED_DOCSTRING)

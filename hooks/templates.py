@@ -1,10 +1,8 @@
-"""The theme's templates, compiled once and kept between builds.
+"""MkDocs hook: the theme's templates compiled once, kept between builds.
 
-MkDocs makes a new Jinja environment for every build, so without this each
-rebuild under `mkdocs serve` compiles all of Material's templates again (about
-a tenth of a rebuild). Jinja's own bytecode cache keeps the compiled code in
-.cache/jinja/; it checks each template's source against it and compiles again a
-template that changed (and everything after a Jinja or Python upgrade).
+MkDocs makes a new Jinja environment for every build, so each rebuild under
+`mkdocs serve` compiled all of Material's templates again (a tenth of a rebuild).
+Jinja's bytecode cache in .cache/jinja/ recompiles only a template that changed.
 """
 
 from pathlib import Path

@@ -1,12 +1,9 @@
 """MkDocs hook: the live trainer on docs/train-it.md.
 
-At the page's marker it puts the trainer's stylesheet, its settings and the script
-that draws it (assets/js/train-it.js). The settings come from the snippets the page
-shows (snippets/train_it/): the steps, the batch, the learning rate, the designs
-(and the depth designs), the held-out sequences' seed and the thresholds of the
-training page's claims, so that the page and Python train and judge the same
-runs. The trainer itself (assets/js/trainer.js) is fetched only when the reader
-presses Train: it runs in Web Workers.
+At the page's marker: the trainer's stylesheet, its script (assets/js/train-it.js)
+and its settings, taken from the snippets the page shows (snippets/train_it/), so
+that the page and Python train and judge the same runs. The trainer itself
+(assets/js/trainer.js, Web Workers) is fetched only when the reader presses Train.
 """
 
 from __future__ import annotations
@@ -26,10 +23,7 @@ EVERY = 10  # a frame every this many steps
 # width-and-depth's designs of one head of width 4 per layer, on a residual stream
 # (benchmarks/train_it_depth.py trains them in PyTorch): name -> layers
 LAYERS = {"1L": 1, "2L": 2}
-
-
-# the training page's thresholds (snippets/train_it/ex05_claims.py) the page's
-# JavaScript checks its claims with
+# the thresholds (snippets/train_it/ex05_claims.py) the page's JavaScript judges with
 THRESHOLDS = [
     "TWO_HEADS_MIN_ACCURACY",
     "ONE_HEAD_MAX_ACCURACY",

@@ -1,24 +1,12 @@
-"""How long `mkdocs serve` takes to rebuild after a one-line edit.
-
-Serves nothing: in a throwaway copy of the site's sources it does what
-`mkdocs serve` does on every change (load mkdocs.yml afresh and build, in one
-process whose hooks were told at start-up that they are serving), and times a
-rebuild after each of these one-line edits:
-
-- a page (docs/cost.md, which shows no figure);
-- a snippet that no figure imports (snippets/cost/ex02_flops.py);
-- a snippet one figure imports (snippets/one_head/ex05_heatmap.py);
-- a training figure's snippet (snippets/training/ex08_loss_curves.py), which
-  the saved training runs do not depend on;
-- the snippet every page shares (snippets/attention_inputs.py).
+"""How long `mkdocs serve` takes to rebuild after a one-line edit (EDITS).
 
     .venv/bin/python -m scripts.rebuild_times [--repeat N]
 
-Like `make serve`, it runs without htmlproofer (HEADS_CHECK_HTML=false; set it
-to true to time a rebuild with it). The copy links .cache/ (the saved training
-runs), so the first build does not
-train while the training code is unchanged. A measurement, not a test: the times
-depend on the machine and on what else it is running.
+In a throwaway copy of the site's sources (its .cache/ linked: nothing is trained
+again), it does what `mkdocs serve` does on every change: load mkdocs.yml afresh
+and build, in one process whose hooks were told they are serving. Like `make
+serve`, it skips htmlproofer unless HEADS_CHECK_HTML=true. A measurement, not a
+test: the times depend on the machine and on what else it runs.
 """
 
 from __future__ import annotations
@@ -29,23 +17,20 @@ import io
 import logging
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from hooks.build import copy_sources
 
-EDITS = [
+EDIT = "# edited\n"
+EDITS = [  # (what is edited, the file, the line appended)
     ("a page (docs/cost.md)", "docs/cost.md", "\nOne more sentence.\n"),
-    ("a snippet no figure imports", "snippets/cost/ex02_flops.py", "# edited\n"),
-    ("a figure's snippet", "snippets/one_head/ex05_heatmap.py", "# edited\n"),
-    (
-        "a training figure's snippet",
-        "snippets/training/ex08_loss_curves.py",
-        "# edited\n",
-    ),
-    ("the shared inputs", "snippets/attention_inputs.py", "# edited\n"),
+    ("a snippet no figure imports", "snippets/cost/ex02_flops.py", EDIT),
+    ("a figure's snippet", "snippets/one_head/ex05_heatmap.py", EDIT),
+    # a snippet the saved training runs do not depend on
+    ("a training figure's snippet", "snippets/training/ex08_loss_curves.py", EDIT),
+    ("the shared inputs", "snippets/attention_inputs.py", EDIT),
 ]
 
 
@@ -89,7 +74,6 @@ def main() -> None:
                     file.write(line)
                 times.append(rebuild())
             report(f"after editing {label}", times)
-        sys.stdout.flush()
 
 
 if __name__ == "__main__":
