@@ -45,18 +45,33 @@ OUTPUT = ROOT / "snippets" / "training" / "seed_results.py"
 SEEDS = range(2000, 2100)  # fresh: the set-up was chosen on seeds 1000-1039
 HEADER = '''\
 """Written by `make seeds` (benchmarks/fresh_seeds.py): the training page's
-two models trained for 100 seeds that the page does not show. "runs", per
-seed: the accuracy of each model on the two lookups (previous value, value at
-the largest key feature), the claims of the page that the seed breaks, which
+two models trained for 100 seeds that the page does not show. "runs", a seed
+a line: the accuracy of two heads of width 2 and of one head of width 4 on
+the two lookups (previous value, value at the largest key feature), which
 head (1 or 2) took the previous-token lookup, and whether removing each head
 breaks its own lookup and keeps the other (the ablation page's crossing
-pattern), with the head zeroed and set to its mean. "first set-up": the two
-heads of the page's first version (circle places, batch 128, learning rate
-0.05) on the same seeds, and the most that any head put on the previous
+pattern), with the head zeroed and set to its mean. "broken": the claims of
+the page that a seed breaks, for the seeds that break any. "first set-up":
+the two heads of the page's first version (circle places, batch 128, learning
+rate 0.05) on the same seeds, and the most that any head put on the previous
 position. "designs": for each design of the next page (Heads against width
 and depth), in how many seeds it is accurate on the previous value, on the
 value at the largest key feature, and on both; each seed's record is in
 snippets/width_and_depth/design_results.py."""
+
+
+def by_seed(text):
+    """seed -> {column: value}, from a table whose first line names the
+    columns; "yes" and "no" are True and False, the rest numbers."""
+    yes_no = {"yes": True, "no": False}
+    names, *lines = text.strip().splitlines()
+    table = {}
+    for line in lines:
+        seed, *cells = line.split()
+        values = [yes_no[c] if c in yes_no else float(c) for c in cells]
+        table[int(seed)] = dict(zip(names.split()[1:], values, strict=True))
+    return table
+
 '''
 DESIGN_OUTPUT = ROOT / "snippets" / "width_and_depth" / "design_results.py"
 DESIGN_HEADER = '''\
@@ -294,10 +309,32 @@ def _measure_quietly(seed: int) -> tuple[dict, dict, dict]:
     return measure(seed), measure_first_setup(seed), measure_designs(seed)
 
 
-def records(table: dict) -> dict:
-    """A table of seed_results.py as {seed: {field: value}}."""
-    fields, seeds = table["fields"], table["seeds"]
-    return {s: dict(zip(fields, r, strict=True)) for s, r in seeds.items()}
+def records(results: dict, name: str) -> dict:
+    """seed_results.py's table `name` ("runs" or "first set-up") as `measure`
+    and `measure_first_setup` return each seed's record: {seed: {field: value}}."""
+    table = results[name]  # by_seed's: seed -> {column: value}
+    if name == "first set-up":
+        broken = results["broken, first set-up"]
+        return {
+            seed: {
+                "two heads": (r["two_prev"], r["two_key"]),
+                "broken": broken.get(seed, []),
+                "best on previous": r["most_on_prev"],
+            }
+            for seed, r in table.items()
+        }
+    return {
+        seed: {
+            "two heads": (r["two_prev"], r["two_key"]),
+            "one head": (r["one_prev"], r["one_key"]),
+            "broken": results["broken"].get(seed, []),
+            "broken, one head": results["broken, one head"].get(seed, []),
+            "previous-token head": int(r["head"]),
+            "crossing": r["crossing"],
+            "crossing, mean": r["crossing_mean"],
+        }
+        for seed, r in table.items()
+    }
 
 
 def design_counts(table: dict) -> dict:
@@ -316,27 +353,70 @@ def design_counts(table: dict) -> dict:
     return counts
 
 
+# measure's record; seed_results.py's tables' columns, as by_seed reads them
+RUN_FIELDS = ("two heads", "one head", "broken", "broken, one head",
+              "previous-token head", "crossing", "crossing, mean")  # fmt: skip
+RUN_COLUMNS = ("two_prev", "two_key", "one_prev", "one_key", "head", "crossing",
+               "crossing_mean")  # fmt: skip
+FIRST_COLUMNS = ("two_prev", "two_key", "most_on_prev")
+
+
+def _run_cells(record: dict) -> tuple:
+    assert list(record) == list(RUN_FIELDS), record
+    return (*record["two heads"], *record["one head"], record["previous-token head"],
+            record["crossing"], record["crossing, mean"])  # fmt: skip
+
+
+def _cell(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def _table(columns: tuple, cells: dict) -> list[str]:
+    """A table's lines: a header naming the columns, then a seed a line."""
+    widths = [max(len(c), 6) for c in columns]
+    head = " ".join(c.rjust(w) for c, w in zip(columns, widths, strict=True))
+    lines = [f"        seed {head}"]
+    for seed, row in cells.items():
+        line = " ".join(_cell(v).rjust(w) for v, w in zip(row, widths, strict=True))
+        lines.append(f"        {seed} {line}")
+    return lines
+
+
+def _broken(records: dict, field: str) -> list[str]:
+    """The lines of a dict of the claims each seed breaks, where it breaks any."""
+    return [f"        {s}: {r[field]!r}," for s, r in records.items() if r[field]]
+
+
 def write(results: dict, path: Path, design_path: Path = DESIGN_OUTPUT) -> None:
-    """seed_results.py: one line a seed, each table holding its field names,
-    then per seed a tuple of the values (`records` on the training page makes
-    them dicts); the designs' counts. design_results.py: per design and field,
-    a value per seed, 8 to a line, as text that per_seed reads: highlighted, a
-    tuple of floats is two HTML elements a number, and the page that shows the
-    file parsed 4,800 of them as it loaded."""
+    """seed_results.py: each table as text that by_seed reads, a seed a line,
+    and the claims each seed breaks where it breaks any; the designs' counts.
+    design_results.py: per design and field, a value per seed, 8 to a line,
+    as text that per_seed reads. Highlighted, a tuple of floats is two HTML
+    elements a number: the training page parsed 3,400 of them as it loaded,
+    and width-and-depth's 4,800; a string is one."""
     table = design_table(results["designs"])
+    runs, first = results["runs"], results["first set-up"]
     lines = [HEADER, "seed_results = {"]
     lines.append(f'    "code": "{results["code"]}",  # its code_key()')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
-    for name in ("runs", "first set-up"):
-        records = results[name]
-        fields = tuple(next(iter(records.values())))
-        lines.append(f'    "{name}": {{')
-        lines.append(f'        "fields": {fields!r},')
-        lines.append('        "seeds": {')
-        for seed, record in records.items():
-            assert tuple(record) == fields, (seed, record)
-            lines.append(f"            {seed}: {tuple(record.values())!r},")
-        lines += ["        },", "    },"]
+    lines.append('    "runs": by_seed("""')
+    lines += _table(RUN_COLUMNS, {seed: _run_cells(r) for seed, r in runs.items()})
+    lines.append('    """),')
+    lines.append('    "broken": {')
+    lines += _broken(runs, "broken")
+    lines.append("    },")
+    lines.append('    "broken, one head": {')
+    lines += _broken(runs, "broken, one head")
+    lines.append("    },")
+    lines.append('    "first set-up": by_seed("""')
+    cells = {s: (*r["two heads"], r["best on previous"]) for s, r in first.items()}
+    lines += _table(FIRST_COLUMNS, cells)
+    lines.append('    """),')
+    lines.append('    "broken, first set-up": {')
+    lines += _broken(first, "broken")
+    lines.append("    },")
     lines.append('    "designs": {  # on the previous value, the largest key, both')
     for name, counts in design_counts(table).items():
         lines.append(f'        "{name}": {counts!r},')

@@ -201,7 +201,7 @@ def test_prose_numbers():
     computed = {name: pinned(name) for name in ("torch", "matplotlib", "transformers")}
     for words, sizes in notation_rows().items():  # each row, tied to its words
         computed[f"{words} row"] = f"{words} | " + " | ".join(map(str, sizes)) + " |"
-    computed["fresh seeds"] = f"{len(seed_results['runs']['seeds'])} seeds that nobody"
+    computed["fresh seeds"] = f"{len(seed_results['runs'])} seeds that nobody"
     computed["random pairs on the toy"] = f"over {pairs:,} random"
     # the numbers in the pages' titles, which the index links by title (each
     # page registers its own)
