@@ -612,7 +612,7 @@ def toy_numbers() -> dict:
     seed_3_zeroed = toy_table.lookup_accuracy(toys.models[3], [0])[0]
     shift, _ = seed_3_shift()
     tolerance = signature(accuracy).parameters["tol"].default
-    fresh_runs = fresh_seeds.records(seed_results["runs"]).values()
+    fresh_runs = fresh_seeds.records(seed_results, "runs").values()
     zeroed = sum(r["crossing"] for r in fresh_runs)
     to_mean = sum(r["crossing, mean"] for r in fresh_runs)
     return {

@@ -150,9 +150,10 @@ def test_each_inline_font_has_the_characters_math_draws_in_it(renderer, built_si
     assert ord("d") in font.getBestCmap() and ord("q") not in font.getBestCmap()
 
 
-def test_a_math_page_starts_loading_its_fonts_as_its_head_is_read(built_site):
-    """A page with math asks for its fonts right after its inline faces, before any
-    stylesheet would hold the parser up (else the math moves when they come)."""
+def test_a_math_page_makes_its_fonts_as_its_head_is_read(built_site):
+    """A page with math makes its fonts right after its inline faces, before any
+    stylesheet would hold the parser up (tests/browser/test_behaviour.py checks
+    that they are loaded when the body starts)."""
     with_math = 0
     for page, html in built_pages(built_site).items():
         head = html[: html.index("</head>")]

@@ -458,6 +458,7 @@ def test_a_head_of_width_1_can_favour_only_the_largest_or_smallest_key():
 def seed_numbers() -> dict:
     """ "A hundred seeds" and "A hundred seeds in PyTorch": how often each design
     meets the claims here, and on the training page."""
+    from benchmarks import fresh_seeds
     from snippets.training.seed_results import seed_results
 
     twin_ = results.twin_results
@@ -482,8 +483,7 @@ def seed_numbers() -> dict:
     assert no_head == list(range(start, stop))  # "always for the same reason"
     assert one["both"] == 0  # "never accurate on both lookups"
     # the training page's float32 runs: the same counts
-    fields, runs = seed_results["runs"]["fields"], seed_results["runs"]["seeds"]
-    theirs = [dict(zip(fields, r, strict=True)) for r in runs.values()]
+    theirs = fresh_seeds.records(seed_results, "runs").values()
     their_meets = sum(not r["broken"] for r in theirs)
     their_wide = sum(min(r["one head"]) >= both_least for r in theirs)
     their_one = sum(not r["broken, one head"] for r in theirs)

@@ -30,7 +30,7 @@ depth_rates = lazy("snippets.width_and_depth.ex07_depth_rates")
 depth_figure = lazy("snippets.width_and_depth.ex08_depth_figure")
 
 PAGE = "width-and-depth.md"
-RUNS = fresh_seeds.records(seed_results["runs"])  # the training page's records
+RUNS = fresh_seeds.records(seed_results, "runs")  # the training page's records
 
 
 def test_the_records_are_for_this_code_and_the_fresh_seeds():

@@ -127,6 +127,14 @@ LAYOUT_SHIFTS = """() => new Promise((done) => {
         .observe({type: "layout-shift", buffered: true});
     setTimeout(() => done(shifts), 500);
 })"""
+# The KaTeX faces and their status when the parser starts the body, before the first
+# layout (a face still loading then is one the math is first laid out without).
+FACES_AT_BODY = """new MutationObserver((_, observer) => {
+    if (!document.body) return;
+    observer.disconnect();
+    window.facesAtBody = [...document.fonts]
+        .filter((f) => f.family.startsWith("KaTeX_")).map((f) => [f.family, f.status]);
+}).observe(document, {childList: true, subtree: true});"""
 # Lighthouse's mobile screen, and a desktop one, at a phone's pixel density
 MOBILE = pytest.mark.browser_context_args(
     viewport={"width": 412, "height": 823}, is_mobile=True, device_scale_factor=1.75
@@ -142,13 +150,22 @@ def test_pages_do_not_shift_as_they_load(page, problems, viewport):
     """Nothing moves under the reader as a page loads (Lighthouse's Cumulative
     Layout Shift): the math is laid out in its own fonts from the start, and no
     block on the first screen is first laid out at a placeholder height (the
-    stylesheet's content-visibility). In Lighthouse's mobile viewport too."""
-    shifts = {}
+    stylesheet's content-visibility). In Lighthouse's mobile viewport too. A shift
+    from a late font shows only on a busy machine, so the fonts are checked where
+    it starts: each math font is loaded when the body starts."""
+    page.add_init_script(FACES_AT_BODY)
+    shifts, not_loaded = {}, {}
     for path in ["cost/", "training/", "one-head/", ""]:
         page.goto(path)
         if found := page.evaluate(LAYOUT_SHIFTS):
             shifts[path] = found
+        faces = page.evaluate("window.facesAtBody")
+        assert faces, path  # each of these pages has math
+        loaded = {family for family, status in faces if status == "loaded"}
+        if missing := {family for family, _ in faces} - loaded:
+            not_loaded[path] = missing
     assert shifts == {}, f"layout shifts (score, what moved): {shifts}"
+    assert not_loaded == {}, f"math fonts not loaded at the first layout: {not_loaded}"
 
 
 def test_search_finds_softmax(page, problems):
