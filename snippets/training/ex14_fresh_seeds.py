@@ -20,10 +20,9 @@ def count(table, holds):
     return sum(bool(holds(r)) for r in table.values())
 
 
-def kept(
-    broken,
-):  # seed -> the claims it breaks, for the seeds that break any
-    return len(runs) - len(broken)  # the seeds that break none
+def kept(broken):
+    """The seeds that break no claim; broken: seed -> the claims it breaks."""
+    return len(runs) - len(broken)
 
 
 meet = kept(seed_results["broken"])
