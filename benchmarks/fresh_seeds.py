@@ -29,6 +29,7 @@ This takes a few minutes on two cores.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import inspect
 import json
@@ -43,6 +44,18 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "snippets" / "training" / "seed_results.py"
 SEEDS = range(2000, 2100)  # fresh: the set-up was chosen on seeds 1000-1039
+# The kernels every record is measured with, set before torch loads: MKL's
+# portable branch (its Conditional Numerical Reproducibility: the same bits on
+# any x86-64, Intel or AMD) and ATen without vector instructions. A CPU's own
+# kernels round some sums differently in the last bit, and 800 steps of
+# training can carry that into the second decimal of an accuracy: on a Xeon
+# with AVX-512 and AMX, 4 of the suite's 6 retrained designs differed from the
+# records made with an earlier machine's own kernels; over all 100 seeds,
+# these records and those differ in 169 of the designs' 1800 values (by up to
+# 0.023) and 11 of the two set-ups' 1000, and in none of the pages' counts.
+# `main` runs under these, and so does `measure_again`, with which the suite
+# checks the records.
+KERNELS = {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "default"}
 HEADER = '''\
 """Written by `make seeds` (benchmarks/fresh_seeds.py): the training page's
 two models trained for 100 seeds that the page does not show. "runs", a seed
@@ -175,12 +188,13 @@ def measure_first_setup(seed: int) -> dict:
     set-up is a slow part of this script) and keyed on its own code and the
     training code; `make seeds` after an edit elsewhere loads it."""
     from snippets import sources_key
-    from snippets.training.ex07_run_seeds import CACHE
+    from snippets.training.ex07_run_seeds import CACHE, KERNEL_SETTINGS
 
     functions = [circle_batch, measure_first_setup_afresh]  # its own code
     code = "".join(inspect.getsource(f) for f in functions)
     code += repr((TWO_HEAD_CLAIMS, FIRST_SETUP))
     key = sources_key("snippets.training.ex13_claims") + code
+    key += repr([os.environ.get(k) for k in KERNEL_SETTINGS])
     key = hashlib.sha256((torch.__version__ + key).encode()).hexdigest()
     path = CACHE / f"first-setup-{key[:16]}-seed{seed}.json"
     if path.exists():
@@ -307,6 +321,50 @@ def measure_designs(seed: int) -> dict:
 def _measure_quietly(seed: int) -> tuple[dict, dict, dict]:
     torch.set_num_threads(1)
     return measure(seed), measure_first_setup(seed), measure_designs(seed)
+
+
+def under_kernels(module: str) -> None:
+    """Runs the script `module` again, with the same arguments, under KERNELS,
+    unless it already runs under them (they are read as torch loads)."""
+    if any(os.environ.get(k) != v for k, v in KERNELS.items()):
+        command = [sys.executable, "-m", module, *sys.argv[1:]]
+        os.execve(sys.executable, command, {**os.environ, **KERNELS})
+
+
+def measure_again(jobs: list[tuple[str, int]]) -> list:
+    """Records measured again as `make seeds` measures them, in a new process
+    under KERNELS, one per job: ("runs", seed) gives `measure`'s record,
+    ("first set-up", seed) `measure_first_setup`'s, (a design's name, seed)
+    `design_record`'s for that design trained from that seed, and ("kernels",
+    0) the settings and ATen's kernels that the process ran under."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "records.txt"
+        command = [sys.executable, "-m", "benchmarks.fresh_seeds",
+                   "--again", repr(jobs), "--output", str(path)]  # fmt: skip
+        env = {**os.environ, **KERNELS}
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True,
+                              text=True)  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(command[:4])} failed:\n{done.stderr}")
+        return ast.literal_eval(path.read_text(encoding="utf-8"))
+
+
+def _measure_job(job: tuple[str, int]):
+    from snippets.training.ex05_train import train_model
+    from snippets.training.ex07_run_seeds import saved_training
+
+    what, seed = job
+    if what == "kernels":
+        settings = {k: os.environ.get(k) for k in KERNELS}
+        return settings, torch.backends.cpu.get_cpu_capability()
+    if what == "runs":
+        return measure(seed)
+    if what == "first set-up":
+        return measure_first_setup(seed)
+    train = saved_training(train_model, MODULES[-1])  # as measure_designs does
+    return design_record(train(designs()[what], seed))
 
 
 def records(results: dict, name: str) -> dict:
@@ -450,13 +508,23 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--design-output", type=Path, default=DESIGN_OUTPUT)
+    parser.add_argument("--again", help="measure_again's jobs; to --output")
     args = parser.parse_args()
+    under_kernels("benchmarks.fresh_seeds")
+    if args.again:
+        torch.set_num_threads(1)
+        records = [_measure_job(job) for job in ast.literal_eval(args.again)]
+        args.output.write_text(repr(records), encoding="utf-8")
+        return
+    # the key of the code as it is now, not as it may be after an edit during the
+    # run (inspect reads functions' sources from the files then)
+    key = code_key()
     measure(SEEDS.start)  # imports (and trains) the page's code once, here:
     designs()  # the workers are forked from this process and start with it
     with ProcessPoolExecutor(args.jobs) as pool:
         records = list(pool.map(_measure_quietly, SEEDS))
     tables = zip(*records, strict=True)  # runs, first set-up, designs
-    results = {"code": code_key()}
+    results = {"code": key}
     for name, table in zip(("runs", "first set-up", "designs"), tables, strict=True):
         results[name] = dict(zip(SEEDS, table, strict=True))
     write(results, args.output, args.design_output)

@@ -36,6 +36,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from benchmarks import fresh_seeds
 from benchmarks.train_it_twin import nudged, steps_entry
 from snippets.train_it.ex01_stream import make_batch, uniforms
 from snippets.train_it.ex03_train import BATCH, LR, STEPS, adam, one_thread
@@ -268,6 +269,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    fresh_seeds.under_kernels("benchmarks.train_it_depth")  # portable kernels
     jobs = [(d, s) for d in DESIGNS for s in STEP_SEEDS[d]]
     spawn = multiprocessing.get_context("spawn")  # see train_it_twin.py
     with ProcessPoolExecutor(args.jobs, mp_context=spawn) as pool:

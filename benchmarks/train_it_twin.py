@@ -40,6 +40,8 @@ from pathlib import Path
 
 import torch
 
+from benchmarks import fresh_seeds
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "snippets" / "train_it" / "twin_results.py"
 STEPS_FILE = ROOT / "tests" / "data" / "train_it_steps.json"
@@ -150,6 +152,7 @@ def saved_measure(seed: int) -> dict:
     steps_of = tuple(d for d, seeds in STEP_SEEDS.items() if seed in seeds)
     key = torch.__version__ + _measuring_code()
     key += "".join(sources_key(m) for m in MODULES)
+    key += repr([os.environ.get(k) for k in fresh_seeds.KERNELS])  # as trained
     key = hashlib.sha256(key.encode()).hexdigest()[:16]
     path = CACHE / f"{key}-seed{seed}-{'-'.join(steps_of) or 'records'}.json"
     if path.exists():
@@ -259,6 +262,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    fresh_seeds.under_kernels("benchmarks.train_it_twin")  # portable kernels
     from snippets.train_it.ex05_claims import x_test
 
     # spawned, not forked: a worker forked from a process that has run PyTorch

@@ -61,7 +61,8 @@ def fit(make_model, seed, steps):
 
 
 def train_model(make_model, seed, steps=STEPS):
-    """Same seed, same run, bit for bit, on any machine."""
+    """Same seed, same run, bit for bit, on one machine: another CPU's
+    kernels may round differently, enough to move a third decimal."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny tensors: one thread is fastest
     try:

@@ -52,15 +52,23 @@ def run_seed(seed):
 # Not on the page. The site's build (the figures) and its tests need these
 # runs too. Training is deterministic, so `saved` stores each seed's outcome
 # under .cache/training/, keyed on the code the runs import (this file and the
-# snippets it imports, transitively: not the figures' files) and torch's
-# version, and loads it while that code is unchanged. A page's own blocks,
-# which the tests run as a reader would, always train.
+# snippets it imports, transitively: not the figures' files), torch's
+# version and the kernel settings below, and loads it while they are
+# unchanged. A page's own blocks, which the tests run as a reader would,
+# always train.
 CACHE = Path(__file__).parents[2] / ".cache" / "training"
+
+
+# A CPU's own kernels round some sums differently in the last bit, and 800
+# steps of training can carry that into the third decimal: a run is saved
+# for the kernels it ran on (benchmarks/fresh_seeds.py pins portable ones).
+KERNEL_SETTINGS = "MKL_CBWR", "MKL_ENABLE_INSTRUCTIONS", "ATEN_CPU_CAPABILITY"
 
 
 def code_key():
     digest = hashlib.sha256(torch.__version__.encode())
     digest.update(sources_key("snippets.training.ex07_run_seeds").encode())
+    digest.update(repr([os.environ.get(k) for k in KERNEL_SETTINGS]).encode())
     return digest.hexdigest()[:16]
 
 
