@@ -188,13 +188,13 @@ def measure_first_setup(seed: int) -> dict:
     set-up is a slow part of this script) and keyed on its own code and the
     training code; `make seeds` after an edit elsewhere loads it."""
     from snippets import sources_key
-    from snippets.training.ex07_run_seeds import CACHE, KERNEL_SETTINGS
+    from snippets.training.ex07_run_seeds import CACHE
 
     functions = [circle_batch, measure_first_setup_afresh]  # its own code
     code = "".join(inspect.getsource(f) for f in functions)
     code += repr((TWO_HEAD_CLAIMS, FIRST_SETUP))
     key = sources_key("snippets.training.ex13_claims") + code
-    key += repr([os.environ.get(k) for k in KERNEL_SETTINGS])
+    key += kernel_settings()
     key = hashlib.sha256((torch.__version__ + key).encode()).hexdigest()
     path = CACHE / f"first-setup-{key[:16]}-seed{seed}.json"
     if path.exists():
@@ -321,6 +321,14 @@ def measure_designs(seed: int) -> dict:
 def _measure_quietly(seed: int) -> tuple[dict, dict, dict]:
     torch.set_num_threads(1)
     return measure(seed), measure_first_setup(seed), measure_designs(seed)
+
+
+def kernel_settings() -> str:
+    """The kernel settings this process runs under, as the training cache's
+    keys hold them (snippets/training/ex07_run_seeds.py)."""
+    from snippets.training.ex07_run_seeds import KERNEL_SETTINGS
+
+    return repr([os.environ.get(k) for k in KERNEL_SETTINGS])
 
 
 def under_kernels(module: str) -> None:

@@ -152,7 +152,7 @@ def saved_measure(seed: int) -> dict:
     steps_of = tuple(d for d, seeds in STEP_SEEDS.items() if seed in seeds)
     key = torch.__version__ + _measuring_code()
     key += "".join(sources_key(m) for m in MODULES)
-    key += repr([os.environ.get(k) for k in fresh_seeds.KERNELS])  # as trained
+    key += fresh_seeds.kernel_settings()  # as trained
     key = hashlib.sha256(key.encode()).hexdigest()[:16]
     path = CACHE / f"{key}-seed{seed}-{'-'.join(steps_of) or 'records'}.json"
     if path.exists():
