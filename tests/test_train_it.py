@@ -209,14 +209,13 @@ def depth_outcomes() -> dict[str, list[dict]]:
     head looks (previous, largest key, just after it), and the accuracy with
     layer 1's head switched off (its write zeroed, or set to its mean)."""
     from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
-    from tests.browser.test_train_it import decode
 
     steps = records(depth)["runs"]
     found = {design: [] for design in depth.DESIGNS}
     for design, layers in depth.DESIGNS.items():
         for seed in depth.STEP_SEEDS[design]:
             entry = steps[f"{design}/{seed}"]
-            flat = torch.tensor(decode(entry["weights"]), dtype=torch.float64)
+            flat = torch.tensor(twin.from_f64(entry["weights"]), dtype=torch.float64)
             shapes = entry["names"]
             parts = flat.split([math.prod(shape) for shape in shapes.values()])
             weights = {n: p.view(shapes[n]) for n, p in zip(shapes, parts, strict=True)}
@@ -413,8 +412,6 @@ def test_a_run_trained_again_gives_its_records():
     by PyTorch: its loss at every step and its final weights are those
     `make twin` wrote (to 1e-9: another CPU's kernels may round otherwise), and
     so are its measures and verdict."""
-    from tests.browser.test_train_it import decode
-
     seed = twin.STEP_SEEDS["2x2"][-1]
     weights, losses = pytorch.fresh_train_pytorch(2, 2, seed)
     entry = records(twin)["runs"][f"2x2/{seed}"]
@@ -423,7 +420,7 @@ def test_a_run_trained_again_gives_its_records():
         "spread weights": weights, "twin": losses, "twin weights": weights,
     })  # fmt: skip
     for name in ("losses", "weights"):
-        mine, theirs = decode(recorded[name]), decode(entry[name])
+        mine, theirs = twin.from_f64(recorded[name]), twin.from_f64(entry[name])
         gaps = [
             abs(a - b) / max(abs(b), 1e-3) for a, b in zip(mine, theirs, strict=True)
         ]

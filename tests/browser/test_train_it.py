@@ -14,12 +14,10 @@ Train 100 seeds, and every depth seed for 800 steps, take minutes: they run in
 `make test-trainer-seeds` (HEADS_TRAINER_SEEDS=1), which .ci/run calls after
 `make test`."""
 
-import base64
 import functools
 import json
 import math
 import os
-import struct
 from pathlib import Path
 
 import pytest
@@ -34,6 +32,7 @@ DEPTH_FILE = DATA / "train_it_depth_steps.json"  # make twin-depth
 stream = lazy("snippets.train_it.ex01_stream")
 claims = lazy("snippets.train_it.ex05_claims")
 results = lazy("snippets.train_it.twin_results")
+twin = lazy("benchmarks.train_it_twin")  # its records' format: from_f64
 depth = lazy("benchmarks.train_it_depth")  # its DESIGNS: "1 layer", "2 layers"
 
 STRICT = 1e-9  # the loss at every step, relative, and every final weight
@@ -50,21 +49,16 @@ MINUTES = pytest.mark.skipif(
 )
 
 
-def decode(text: str) -> list[float]:
-    data = base64.b64decode(text)
-    return list(struct.unpack(f"<{len(data) // 8}d", data))
-
-
 @functools.cache
 def reference(path: Path = STEPS_FILE) -> dict:
     """PyTorch's runs: "design/seed" -> losses, weights (by name), spread."""
     runs = {}
     for key, entry in json.loads(path.read_text(encoding="utf-8"))["runs"].items():
-        flat, weights, at = decode(entry["weights"]), {}, 0
+        flat, weights, at = twin.from_f64(entry["weights"]), {}, 0
         for name, shape in entry["names"].items():
             weights[name] = flat[at : at + math.prod(shape)]
             at += math.prod(shape)
-        losses = decode(entry["losses"])
+        losses = twin.from_f64(entry["losses"])
         spread, running = [], 0.0  # PyTorch's own spread up to each step
         changes = dict(entry["spread"])  # step -> the running maximum from there
         for step in range(1, len(losses) + 1):
