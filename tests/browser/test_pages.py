@@ -5,10 +5,13 @@ the palette toggle), its full-page screenshot shows every block, and its copy
 button copies the code."""
 
 import functools
+import re
 
 import pytest
 
+from hooks import live_model, trainer
 from hooks.build import page_id, site_pages
+from hooks.generated import EXPLORER_SCRIPT
 from hooks.katex import KATEX_CSS, FontSubsets
 from hooks.pages import ROOT, config
 from tests.browser import browser_kit as kit
@@ -198,3 +201,27 @@ def test_page(page, problems, path, built_site):
 
     page.wait_for_load_state("networkidle")  # long since reached, as a rule
     problems.assert_none()  # offline, private, without errors, start to end
+
+
+@pytest.mark.parametrize("script", [EXPLORER_SCRIPT, live_model.SCRIPT, trainer.SCRIPT])
+def test_a_widget_is_accessible_before_its_script_runs(
+    page, problems, built_site, script
+):
+    """What a reader meets while a page's own script loads, or runs late on a busy
+    phone: the widget's markup as built, before the script fills it, is axe-clean
+    too. (An ARIA name on an element whose role takes none fails only while the
+    element is empty: axe's aria-prohibited-attr.)"""
+    loads = re.compile(rf'<script[^>]*\ssrc="[^"]*{re.escape(script)}"')
+    (html,) = [
+        p
+        for p in built_site.rglob("index.html")
+        if loads.search(p.read_text(encoding="utf-8"))
+    ]
+    page.route(
+        f"**/{script}", lambda r: r.fulfill(body="", content_type="text/javascript")
+    )
+    page.goto(html.parent.relative_to(built_site).as_posix() + "/")
+    assert problems.requests(script), f"{html}: {script} was never asked for"
+    found = kit.run_axe(page)
+    assert found == [], f"axe violations before {script} runs: {found}"
+    problems.assert_none()
