@@ -17,9 +17,9 @@ whole machine's busy time over the run (Linux's /proc/stat), which also holds
 Chromium's and the Jupyter kernels' processes that getrusage never sees. On an
 idle machine the second is the suite's real cost: when it is near 100% of the
 cores, the suite is bound by its CPU work, and no other order of the files can
-make it faster. The budget (docs: about 3 minutes of
-pytest on an idle 2-core machine) is a goal, checked here, never in a timed
-test: the times depend on the machine and on what else it is running.
+make it faster. The budget (docs: about 3 minutes of pytest on an idle 2-core
+machine) is a goal, checked here, never in a timed test: the times depend on the
+machine and on what else it is running.
 """
 
 from __future__ import annotations

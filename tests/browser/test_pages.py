@@ -212,16 +212,16 @@ def test_a_widget_is_accessible_before_its_script_runs(
     too. (An ARIA name on an element whose role takes none fails only while the
     element is empty: axe's aria-prohibited-attr.)"""
     loads = re.compile(rf'<script[^>]*\ssrc="[^"]*{re.escape(script)}"')
-    (html,) = [
+    (path,) = [
         p
-        for p in built_site.rglob("index.html")
-        if loads.search(p.read_text(encoding="utf-8"))
+        for p in site_pages(built_site)
+        if loads.search((built_site / p / "index.html").read_text(encoding="utf-8"))
     ]
     page.route(
         f"**/{script}", lambda r: r.fulfill(body="", content_type="text/javascript")
     )
-    page.goto(html.parent.relative_to(built_site).as_posix() + "/")
-    assert problems.requests(script), f"{html}: {script} was never asked for"
+    page.goto(path)
+    assert problems.requests(script), f"{path}: {script} was never asked for"
     found = kit.run_axe(page)
     assert found == [], f"axe violations before {script} runs: {found}"
     problems.assert_none()
