@@ -18,7 +18,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # their asserts again, 18.8 s of collection where 11.9 s read the caches.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds sweep twin twin-depth bench-trainer bench-suite audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds spread sweep twin twin-depth bench-trainer bench-suite audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -88,8 +88,11 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder \
 	  --cov --cov-report=term-missing:skip-covered
 
-cpu-sets: $(STAMP)  ## every page under AVX2 kernels with printed floats 1 ulp up (90 s; .ci/run runs it)
-	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py -p no:cacheprovider --no-cov
+# Also every check that trains a record again, under each kernel set
+# (tests/test_nudge_spread.py), and with planted errors that each must catch.
+cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; every retrained record under 3 kernel sets (minutes; .ci/run runs it)
+	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py tests/test_nudge_spread.py \
+	  -n 2 --dist loadfile -p no:cacheprovider --no-cov
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
 # rates (snippets/train_it/twin_results.py), and its depth model's 800 steps against
@@ -145,6 +148,11 @@ bench: $(STAMP)  ## time every attention variant (a minute or two); the cost pag
 seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); the page shows the rates
 	$(BIN)/python -m benchmarks.fresh_seeds
 	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md docs/ablation.md --update-outputs -q -p no:cacheprovider
+
+# Writes tests/data/nudge_spread.json: how far a one-ulp nudge of the start moves
+# each record the suite trains again, which sets those checks' tolerances.
+spread: $(STAMP)  ## the spread a one-ulp nudge makes in each retrained record (about two minutes): the checks' tolerances
+	$(BIN)/python -m benchmarks.nudge_spread
 
 # Writes snippets/real_text/sweep_results.py, then the output blocks of the page that
 # prints from it, so that the tests agree with the new records. Under nice: it keeps

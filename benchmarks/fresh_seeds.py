@@ -29,7 +29,6 @@ This takes a few minutes on two cores.
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import inspect
 import json
@@ -44,17 +43,19 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "snippets" / "training" / "seed_results.py"
 SEEDS = range(2000, 2100)  # fresh: the set-up was chosen on seeds 1000-1039
-# The kernels every record is measured with, set before torch loads: MKL's
-# portable branch (its Conditional Numerical Reproducibility: the same bits on
-# any x86-64, Intel or AMD) and ATen without vector instructions. A CPU's own
-# kernels round some sums differently in the last bit, and 800 steps of
-# training can carry that into the second decimal of an accuracy: on a Xeon
-# with AVX-512 and AMX, 4 of the suite's 6 retrained designs differed from the
-# records made with an earlier machine's own kernels; over all 100 seeds,
-# these records and those differ in 169 of the designs' 1800 values (by up to
-# 0.023) and 11 of the two set-ups' 1000, and in none of the pages' counts.
-# `main` runs under these, and so does `measure_again`, with which the suite
-# checks the records.
+# The seeds the suite trains again, spread over the range (nobody picked them),
+# and compares with their records (benchmarks/nudge_spread.py: within what
+# another CPU's rounding can move them).
+CHECKED = range(SEEDS.start + 6, SEEDS.stop, 12)
+# The kernels every record is made with, set before torch loads: MKL's
+# portable branch (Conditional Numerical Reproducibility, MKL_CBWR=COMPATIBLE)
+# and ATen without vector instructions. They make a record repeatable on one
+# machine whatever its settings, but not the same bits on every x86-64: on an
+# AMD EPYC with AVX-512, 4 of the suite's retrained designs differed from the
+# records (made on an Intel Xeon with AVX-512 and AMX) in the third decimal,
+# and over 100 seeds two layers differed in 65. So the suite compares within
+# the spread a one-ulp nudge of the start produces, measured
+# (benchmarks/nudge_spread.py), under whatever kernels it runs.
 KERNELS = {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "default"}
 HEADER = '''\
 """Written by `make seeds` (benchmarks/fresh_seeds.py): the training page's
@@ -323,6 +324,23 @@ def _measure_quietly(seed: int) -> tuple[dict, dict, dict]:
     return measure(seed), measure_first_setup(seed), measure_designs(seed)
 
 
+def machine() -> dict:
+    """How a record is made: the kernel settings (None where unset), torch's
+    CPU capability, the CPU's model name, torch's version and the date."""
+    from datetime import UTC, datetime
+
+    from benchmarks.head_sweep import cpu_model
+    from snippets.training.ex07_run_seeds import KERNEL_SETTINGS
+
+    return {
+        "kernels": {k: os.environ.get(k) for k in KERNEL_SETTINGS},
+        "capability": torch.backends.cpu.get_cpu_capability(),
+        "cpu": cpu_model(),
+        "torch": torch.__version__,
+        "date": datetime.now(UTC).date().isoformat(),
+    }
+
+
 def kernel_settings() -> str:
     """The kernel settings this process runs under, as the training cache's
     keys hold them (snippets/training/ex07_run_seeds.py)."""
@@ -337,42 +355,6 @@ def under_kernels(module: str) -> None:
     if any(os.environ.get(k) != v for k, v in KERNELS.items()):
         command = [sys.executable, "-m", module, *sys.argv[1:]]
         os.execve(sys.executable, command, {**os.environ, **KERNELS})
-
-
-def measure_again(jobs: list[tuple[str, int]]) -> list:
-    """Records measured again as `make seeds` measures them, in a new process
-    under KERNELS, one per job: ("runs", seed) gives `measure`'s record,
-    ("first set-up", seed) `measure_first_setup`'s, (a design's name, seed)
-    `design_record`'s for that design trained from that seed, and ("kernels",
-    0) the settings and ATen's kernels that the process ran under."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "records.txt"
-        command = [sys.executable, "-m", "benchmarks.fresh_seeds",
-                   "--again", repr(jobs), "--output", str(path)]  # fmt: skip
-        env = {**os.environ, **KERNELS}
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True,
-                              text=True)  # fmt: skip
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(command[:4])} failed:\n{done.stderr}")
-        return ast.literal_eval(path.read_text(encoding="utf-8"))
-
-
-def _measure_job(job: tuple[str, int]):
-    from snippets.training.ex05_train import train_model
-    from snippets.training.ex07_run_seeds import saved_training
-
-    what, seed = job
-    if what == "kernels":
-        settings = {k: os.environ.get(k) for k in KERNELS}
-        return settings, torch.backends.cpu.get_cpu_capability()
-    if what == "runs":
-        return measure(seed)
-    if what == "first set-up":
-        return measure_first_setup(seed)
-    train = saved_training(train_model, MODULES[-1])  # as measure_designs does
-    return design_record(train(designs()[what], seed))
 
 
 def records(results: dict, name: str) -> dict:
@@ -450,6 +432,21 @@ def _table(columns: tuple, cells: dict) -> list[str]:
     return lines
 
 
+def made_lines(made: dict) -> list[str]:
+    """machine()'s dict as lines, a key a line, as ruff would format it."""
+    lines = ['    "made": {  # machine()']
+    for key, value in made.items():
+        if isinstance(value, dict):
+            lines.append(f'        "{key}": {{')
+            lines += [
+                f'            "{k}": {v!r},'.replace("'", '"') for k, v in value.items()
+            ]
+            lines.append("        },")
+        else:
+            lines.append(f'        "{key}": {value!r},'.replace("'", '"'))
+    return [*lines, "    },"]
+
+
 def _broken(records: dict, field: str) -> list[str]:
     """The lines of a dict of the claims each seed breaks, where it breaks any."""
     return [f"        {s}: {r[field]!r}," for s, r in records.items() if r[field]]
@@ -467,6 +464,7 @@ def write(results: dict, path: Path, design_path: Path = DESIGN_OUTPUT) -> None:
     lines = [HEADER, "seed_results = {"]
     lines.append(f'    "code": "{results["code"]}",  # its code_key()')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
+    lines += made_lines(results["made"])
     lines.append('    "runs": by_seed("""')
     lines += _table(RUN_COLUMNS, {seed: _run_cells(r) for seed, r in runs.items()})
     lines.append('    """),')
@@ -492,6 +490,7 @@ def write(results: dict, path: Path, design_path: Path = DESIGN_OUTPUT) -> None:
     lines = [DESIGN_HEADER, "# fmt: off", "design_results = {"]
     lines.append(f'    "code": "{results["code"]}",  # its code_key()')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
+    lines += made_lines(results["made"])
     lines.append('    "designs": {  # design -> field -> its value in each seed')
     for name, fields in table.items():
         lines.append(f'        "{name}": {{')
@@ -516,14 +515,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--design-output", type=Path, default=DESIGN_OUTPUT)
-    parser.add_argument("--again", help="measure_again's jobs; to --output")
     args = parser.parse_args()
     under_kernels("benchmarks.fresh_seeds")
-    if args.again:
-        torch.set_num_threads(1)
-        records = [_measure_job(job) for job in ast.literal_eval(args.again)]
-        args.output.write_text(repr(records), encoding="utf-8")
-        return
     # the key of the code as it is now, not as it may be after an edit during the
     # run (inspect reads functions' sources from the files then)
     key = code_key()
@@ -532,7 +525,7 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         records = list(pool.map(_measure_quietly, SEEDS))
     tables = zip(*records, strict=True)  # runs, first set-up, designs
-    results = {"code": key}
+    results = {"code": key, "made": machine()}
     for name, table in zip(("runs", "first set-up", "designs"), tables, strict=True):
         results[name] = dict(zip(SEEDS, table, strict=True))
     write(results, args.output, args.design_output)

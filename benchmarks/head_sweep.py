@@ -222,8 +222,12 @@ def machine(trained: int, minutes: float, load_before: float, at_once: int) -> d
         previous = namespace["sweep_results"]
         if runs_key() in (previous.get("runs key"), previous["code"]):
             return previous["machine"]
+    from snippets.training.ex07_run_seeds import KERNEL_SETTINGS
+
     entry = {
         "cpu": cpu_model(),
+        "kernels": {k: os.environ.get(k) for k in KERNEL_SETTINGS},  # None: unset
+        "capability": torch.backends.cpu.get_cpu_capability(),
         "cores": os.cpu_count(),
         "runs at once": at_once,
         "threads per run": 1,

@@ -276,7 +276,7 @@ def main() -> None:
         entries = list(pool.map(measure_seed, jobs))
     runs = {f"{d}/{s}": e for (d, s), e in zip(jobs, entries, strict=True)}
     STEPS_FILE.parent.mkdir(parents=True, exist_ok=True)
-    steps = {"code": code_key(), "runs": runs}
+    steps = {"code": code_key(), "made": fresh_seeds.machine(), "runs": runs}
     STEPS_FILE.write_text(json.dumps(steps) + "\n", encoding="utf-8")
     twin = max(e["twin"]["loss"] for e in runs.values())
     print(f"{STEPS_FILE.relative_to(ROOT)}: {len(runs)} runs; the twin's largest",

@@ -226,6 +226,7 @@ def write_results(results: dict, path: Path) -> None:
     lines.append(f'    "code": "{results["code"]}",  # its code_key()')
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
     lines.append(f'    "total": {results["total"]},  # held-out predictions per lookup')
+    lines += fresh_seeds.made_lines(results["made"])  # how: the kernels, the CPU
     lines.append(
         "    # accurate predictions on each lookup: previous value, largest key's"
     )
@@ -279,8 +280,10 @@ def main() -> None:
         measured = dict(zip(SEEDS, pool.map(saved_measure, SEEDS), strict=True))
     designs = list(measured[SEEDS.start]["records"])
     key = code_key()
+    made = fresh_seeds.machine()
     results = {
         "code": key,
+        "made": made,
         "total": x_test.shape[0] * x_test.shape[1],
         "runs": {
             d: {s: _record(m["records"][d]) for s, m in measured.items()}
@@ -290,6 +293,7 @@ def main() -> None:
     write_results(results, RESULTS)
     steps = {
         "code": key,
+        "made": made,
         "runs": {
             f"{d}/{s}": measured[s]["steps"][d] for d in designs for s in STEP_SEEDS[d]
         },

@@ -16,6 +16,12 @@ sweep_results = {
     "corpus": "37d06970fc926e60",
     "machine": {
         "cpu": "AMD EPYC",
+        "kernels": {
+            "MKL_CBWR": None,
+            "MKL_ENABLE_INSTRUCTIONS": None,
+            "ATEN_CPU_CAPABILITY": None,
+        },
+        "capability": "not recorded (the machine's own kernels)",
         "cores": 2,
         "runs at once": 2,
         "threads per run": 1,

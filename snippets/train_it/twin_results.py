@@ -16,6 +16,17 @@ twin_results = {
     "code": "db373834d008a05d",  # its code_key()
     "seeds": (0, 100),  # range(start, stop)
     "total": 24576,  # held-out predictions per lookup
+    "made": {  # machine()
+        "kernels": {
+            "MKL_CBWR": "COMPATIBLE",
+            "MKL_ENABLE_INSTRUCTIONS": None,
+            "ATEN_CPU_CAPABILITY": "default",
+        },
+        "capability": "DEFAULT",
+        "cpu": "Intel Xeon, AVX-512, AMX (model name not kept)",
+        "torch": "2.13.0+cpu",
+        "date": "2026-12-02",
+    },
     # accurate predictions on each lookup: previous value, largest key's
     "correct": {
         "2x2": per_seed("""

@@ -30,6 +30,17 @@ def by_seed(text):
 seed_results = {
     "code": "2ed5a71afc18dea6",  # its code_key()
     "seeds": (2000, 2100),  # range(start, stop)
+    "made": {  # machine()
+        "kernels": {
+            "MKL_CBWR": "COMPATIBLE",
+            "MKL_ENABLE_INSTRUCTIONS": None,
+            "ATEN_CPU_CAPABILITY": "default",
+        },
+        "capability": "DEFAULT",
+        "cpu": "Intel Xeon, AVX-512, AMX (model name not kept)",
+        "torch": "2.13.0+cpu",
+        "date": "2026-12-02",
+    },
     "runs": by_seed("""
         seed two_prev two_key one_prev one_key   head crossing crossing_mean
         2000   1.0000  0.9503   0.1018  0.9489      2      yes           yes

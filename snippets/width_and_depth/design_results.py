@@ -18,6 +18,17 @@ def per_seed(text):
 design_results = {
     "code": "2ed5a71afc18dea6",  # its code_key()
     "seeds": (2000, 2100),  # range(start, stop)
+    "made": {  # machine()
+        "kernels": {
+            "MKL_CBWR": "COMPATIBLE",
+            "MKL_ENABLE_INSTRUCTIONS": None,
+            "ATEN_CPU_CAPABILITY": "default",
+        },
+        "capability": "DEFAULT",
+        "cpu": "Intel Xeon, AVX-512, AMX (model name not kept)",
+        "torch": "2.13.0+cpu",
+        "date": "2026-12-02",
+    },
     "designs": {  # design -> field -> its value in each seed
         "1 x 4": {
             "previous": per_seed("""
