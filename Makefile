@@ -92,7 +92,7 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 # (tests/test_nudge_spread.py), and with planted errors that each must catch.
 cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; every retrained record under 3 kernel sets (minutes; .ci/run runs it)
 	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py tests/test_nudge_spread.py \
-	  -n 2 --dist loadfile -p no:cacheprovider --no-cov
+	  -n 2 --dist loadfile -p no:cacheprovider --no-cov -rP
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
 # rates (snippets/train_it/twin_results.py), and its depth model's 800 steps against
@@ -128,7 +128,7 @@ format: $(STAMP) $(NODE_STAMP)  ## ruff and Biome: format and fix; lists what is
 	@node_modules/.bin/biome check --diagnostic-level=warn || { \
 	  echo "make format: fix what Biome lists above by hand"; exit 1; }
 
-page: $(STAMP)  ## one page's lint, blocks and tests, in seconds: make page PAGE=one-head [UPDATE=1]
+page: $(STAMP) $(NODE_STAMP) chromium  ## one page's lint, blocks, tests, build checks and Chromium check: make page PAGE=one-head [UPDATE=1]
 	@$(BIN)/python -m scripts.check_page "$(PAGE)" $(if $(UPDATE),--update)
 
 new-page: $(STAMP)  ## scaffold a page: make new-page NAME=my-page [TITLE="My page"] [AFTER=cost.md]

@@ -7,7 +7,9 @@ from __future__ import annotations
 import functools
 import gzip
 import io
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +25,106 @@ from hooks.pages import ROOT, config
 # What `mkdocs build` reads.
 SOURCES = ["mkdocs.yml", "docs", "snippets", "includes", "overrides", "hooks"]
 BUILT = ".heads-build-succeeded"  # written last: a failed build leaves no site
+
+
+# A page's first load: its HTML and everything it loads, as a host sends it. Search
+# is not part of it: its index and worker load when the reader first opens search
+# (hooks/page_load.py's patches; tests/browser/test_behaviour.py), once a visit, so
+# they have a budget of their own that grows with the site. The index holds every
+# page's text: about 6 KB a page, gzipped, on average when it was set (17 pages,
+# 105 KB), the longest pages about twice that.
+BUDGET_KB = 200  # per page
+SEARCH_BUDGET_KB = 30  # the worker (12 KB), and room
+SEARCH_KB_PER_PAGE = 8  # and this much more for each page built
+GZIP_TYPES = (".html", ".css", ".js", ".json", ".svg")  # text: sent compressed
+REFERENCES = [  # what a browser fetches when it opens a page
+    r'<link rel="(?:stylesheet|icon|preload)" href="([^"]+)"',
+    r'<script[^>]*src="([^"]+)"',
+    r'<img[^>]*src="([^"]+)"',
+]
+
+
+def transfer_size(path: Path) -> int:
+    """The bytes a host like GitHub Pages sends: gzip for text, as is otherwise."""
+    data = path.read_bytes()
+    return len(gzip.compress(data, mtime=0)) if path.suffix in GZIP_TYPES else len(data)
+
+
+NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
+
+
+def page_config(html: str) -> dict:
+    return json.loads(re.search(r'id="__config"[^>]*>(.*?)</script>', html, re.S)[1])
+
+
+def page_assets(site: Path, page: str, javascript: bool = True) -> set[Path]:
+    """The files the page loads as it opens: its HTML (its math's fonts inline),
+    stylesheets, scripts, images and icon. With JavaScript, not what is inside
+    <noscript>; without, that and no script."""
+    folder = site / page
+    html = (folder / "index.html").read_text(encoding="utf-8")
+    if javascript:
+        html = NOSCRIPT.sub("", html)
+    urls = [u for pattern in REFERENCES for u in re.findall(pattern, html)]
+    if not javascript:
+        urls = [u for u in urls if not u.endswith(".js")]
+    assets = {folder / "index.html"}
+    for url in urls:
+        if url.startswith("data:"):
+            continue
+        assert "//" not in url, f"{page}: {url} is on another host"
+        assets.add((folder / url.split("#")[0]).resolve())
+    return assets
+
+
+def search_assets(site: Path, page: str = ".") -> set[Path]:
+    """What a page loads when the reader opens search: the worker and the index."""
+    folder = site / page
+    config = page_config((folder / "index.html").read_text(encoding="utf-8"))
+    urls = [config["search"], f"{config['base']}/search/search_index.json"]
+    return {(folder / url).resolve() for url in urls}
+
+
+def page_weights(site: Path, javascript: bool = True) -> dict[str, dict[str, int]]:
+    return {
+        page: {
+            str(a.relative_to(site.resolve())): transfer_size(a)
+            for a in sorted(page_assets(site, page, javascript))
+        }
+        for page in built_page_folders(site)
+    }
+
+
+def weight_report(site: Path) -> list[str]:
+    """Each budget, what it holds and the room left (make page prints it)."""
+    lines = []
+    for javascript in (True, False):
+        weights = {
+            p: sum(a.values()) for p, a in page_weights(site, javascript).items()
+        }
+        heaviest = max(weights, key=weights.get)
+        lines.append(
+            f"the heaviest page {'with' if javascript else 'without'} JavaScript, "
+            f"{heaviest}: {weights[heaviest] / 1024:.0f} KB of {BUDGET_KB} KB, "
+            f"{BUDGET_KB - weights[heaviest] / 1024:.0f} KB left"
+        )
+    search = sum(transfer_size(a) for a in search_assets(site)) / 1024
+    allowed = search_budget_kb(site)
+    lines.append(
+        f"search (its worker and index, loaded when opened): {search:.0f} KB of "
+        f"{allowed} KB ({SEARCH_BUDGET_KB} + {SEARCH_KB_PER_PAGE} a page), "
+        f"{allowed - search:.0f} KB left"
+    )
+    return lines
+
+
+def search_budget_kb(site: Path) -> int:
+    return SEARCH_BUDGET_KB + SEARCH_KB_PER_PAGE * len(built_page_folders(site))
+
+
+def built_page_folders(site: Path) -> list[str]:
+    """Each built page's folder under the site ("." for the start page)."""
+    return [str(p.parent.relative_to(site)) for p in sorted(site.glob("**/index.html"))]
 
 
 def build(out: Path, root: Path = ROOT) -> Path:

@@ -263,8 +263,10 @@ _STRIP = [
     re.compile(r"https?://\S+"),  # bare addresses
 ]
 # A number in the prose. A section sign's (§3.2) is a place, not a number: the
-# citations check it (tests/test_citations.py).
-NUMBER = re.compile(r"(?<![\w.])(?<!§)\d+(?:[.,]\d+)*%?(?![\w])")
+# citations check it (tests/test_citations.py). In math, an index ($W_1$) names a
+# thing and is not one; a logarithm's base ($\log_2$: bits) is.
+NUMBER_START = r"(?:(?<![\w.])|(?<=\\log_))"
+NUMBER = re.compile(NUMBER_START + r"(?<!§)\d+(?:[.,]\d+)*%?(?![\w])")
 
 
 def fenced_lines(text: str) -> frozenset[int]:

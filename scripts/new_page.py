@@ -22,9 +22,7 @@ from hooks.pages import DOCS, NUMBER, ROOT, nav_pages, package, readme_with_tabl
 NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 NAV_ENTRY = re.compile(r"^(?P<indent>\s*)- (?P<label>.+?):\s+(?P<page>\S+\.md)\s*$")
 INDEX_ITEM = re.compile(r"^- \[[^\]]*\]\((?P<page>[^)#\s]+\.md)(?:#[^)]*)?\)")
-NEXT = re.compile(
-    r"^\[Next: .+ :material-arrow-right:\]\((?P<page>[\w-]+\.md)\)\{ \.md-button \}$"
-)
+NEXT = re.compile(r"^\[Next: .+ →\]\((?P<page>[\w-]+\.md)\)\{ \.md-button \}$")
 FIRST = "ex01_first_step"
 
 PAGE = """\
@@ -155,8 +153,9 @@ def next_button(previous: str, page: str, title: str) -> tuple[str | None, str]:
     found = NEXT.match(last)
     if not found or (found["page"],) != following:
         return None, ""
-    label = title[0].lower() + title[1:]
-    ours = f"[Next: {label} :material-arrow-right:]({page}){{ .md-button }}"
+    short = title.split(":")[0]  # "Temperature: how sharp..." -> "temperature"
+    label = short[0].lower() + short[1:]
+    ours = f"[Next: {label} →]({page}){{ .md-button }}"
     return text.removesuffix(last) + ours + "\n", f"\n{last}\n"
 
 

@@ -43,13 +43,31 @@ def pytest_addoption(parser):
     )
 
 
+def built_path(page: str) -> str:
+    """The page's path in the built site, as the browser suite names it."""
+    return "" if page == "index.md" else page.removesuffix(".md") + "/"
+
+
 def for_another_page(item, page: str) -> bool:
-    """A check of another page, or one that needs the built site."""
+    """A check of another page, or one that needs the built site while none is
+    given (HEADS_BUILT_SITE: `make page` builds it, then runs those)."""
+    from hooks.generated import FIGURES
+
     params = getattr(item, "callspec", None)
     params = params.params if params else {}
-    about = [str(v) for k, v in params.items() if k in ("page", "path")]
-    mine = [v for v in about if v == page or f"/{package(page)}/" in v]
+    about = [str(v) for k, v in params.items() if k in ("page", "path", "module")]
+    pkg = package(page)
+    mine = [
+        v
+        for v in about
+        if v == page
+        or v == built_path(page)
+        or f"/{pkg}/" in v
+        or v.startswith(f"snippets.{pkg}.")
+        or FIGURES.get(v, "").startswith(f"snippets.{pkg}.")
+    ]
     needs_site = "built_site" in getattr(item, "fixturenames", ())
+    needs_site &= not os.environ.get("HEADS_BUILT_SITE")
     return needs_site or bool(about and not mine)
 
 
@@ -75,6 +93,8 @@ def built_site(tmp_path_factory) -> Path:
     """The strict build, once for the run. Under xdist, the first worker to ask
     builds it where every worker finds it (pytest-xdist's recipe for a session
     fixture run once: a folder they share, and a file lock)."""
+    if os.environ.get("HEADS_BUILT_SITE"):  # `make page`: built before the run
+        return Path(os.environ["HEADS_BUILT_SITE"])
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return build(tmp_path_factory.mktemp("site"))
     from filelock import FileLock

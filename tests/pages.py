@@ -18,6 +18,7 @@ from hooks.build import copy_sources  # noqa: F401 (test files take it from here
 from hooks.pages import (  # noqa: F401 (the same)
     DOCS,
     NUMBER,
+    NUMBER_START,
     PYTHON,
     ROOT,
     nav_pages,
@@ -92,7 +93,7 @@ def check_listed(page: str) -> None:
 
 # -- the numbers in the prose --------------------------------------------------------
 
-_ANY_NUMBER = NUMBER.pattern.removeprefix(r"(?<![\w.])").removesuffix(r"(?![\w])")
+_ANY_NUMBER = NUMBER.pattern.removeprefix(NUMBER_START).removesuffix(r"(?![\w])")
 
 
 def _words_pattern(phrase: str, numbers: str | None = None, blanks=False) -> re.Pattern:

@@ -12,8 +12,11 @@ import pytest
 
 from tests.pages import DOCS, nav_pages, prose_lines
 
-# page -> author -> the places the page cites in that author's work (a page
-# that cites no one is not listed; tests/test_index.py checks each is a page)
+# page -> author -> what each sentence that names the author cites of that work,
+# in the page's order: a place, or the places one sentence cites together. The one
+# home of every citation's place: a section changed on the page fails, naming the
+# line, even where the page cites that place again elsewhere. (A page that cites
+# no one is not listed; tests/test_index.py checks each is a page.)
 CITATIONS = {
     "index.md": {
         "Vaswani": ["section 3.2.1", "section 3.2.2"],
@@ -27,18 +30,25 @@ CITATIONS = {
         "Su": ["abstract"],
     },
     "second-head.md": {
-        "Clark": ["section 3.1", "sections 4.2 and 4.3, Figure 5"],
+        "Clark": [("section 3.1", "sections 4.2 and 4.3, Figure 5")],
         "Vaswani": ["section 3.1"],
         "Radford": ["section 2.3"],  # GPT-2: the norm at each block's input
         "Elhage": [
             'section "Transformer Overview"',
             'section "Attention Heads are Independent and Additive"',
-            'section "One-Layer Attention-Only Transformers"',
-            'section "Attention Heads as Information Movement"',
+            (
+                'section "One-Layer Attention-Only Transformers"',
+                'section "Attention Heads as Information Movement"',
+            ),
+            (
+                'section "One-Layer Attention-Only Transformers"',
+                'section "Attention Heads as Information Movement"',
+            ),
+            'section "Attention Heads are Independent and Additive"',
         ],
     },
     "random-heads.md": {
-        "Radford": ["section 4.1", "the code released", "Table 2", "section 2.3"],
+        "Radford": [("section 4.1", "the code released"), "section 2.3", "Table 2"],
     },
     "multi-head-attention.md": {
         "Devlin": ["§3"],
@@ -51,11 +61,11 @@ CITATIONS = {
         "Dao": ["abstract"],
     },
     "grouped-query-attention.md": {
-        "Shazeer": ["abstract"],
+        "Shazeer": ["abstract", "abstract"],
         "Ainslie": ["abstract", "§2.1 and §2.2"],
     },
     "training.md": {
-        "Vaswani": ["§3.2.2"],
+        "Vaswani": ["§3.2.2", "§3.2.2"],
         "Elhage": ['section "Attention Heads as Information Movement"'],
     },
     "width-and-depth.md": {
@@ -64,12 +74,26 @@ CITATIONS = {
         "Elhage": ['section "Three Kinds of Composition"'],
     },
     "real-text.md": {
-        "Vaswani": ["Table 3, rows (A)", "Table 3, rows (B)", "section 6.2"],
-        "Bhojanapalli": ["abstract"],
-        "Karpathy": ['chapter "multi-headed self-attention"'],
+        "Vaswani": [
+            "Table 3, rows (A)",
+            "Table 3, rows (B)",
+            ("Table 3, rows (A)", "section 6.2"),
+            "Table 3, rows (A)",
+        ],
+        "Bhojanapalli": ["abstract", "abstract", "abstract"],
+        "Karpathy": [
+            'chapter "multi-headed self-attention"',
+            'chapter "multi-headed self-attention"',
+        ],
     },
     "real-model.md": {
-        "Clark": ["§3", "§3.2"],  # the list items after §3 cite §3.1
+        "Clark": [
+            "§3",
+            "§3.2",
+            "§3",
+            "§3",
+            "§3.2",
+        ],  # the list items after §3 cite §3.1
         "Wang": ["abstract"],  # MiniLM
         "Xiao": ["§3.1"],
         "Elhage": ['section "Two-Layer Attention-Only Transformers"'],
@@ -78,14 +102,33 @@ CITATIONS = {
         "Pinter": ["abstract"],  # Wiegreffe and Pinter
     },
     "ablation.md": {
-        "Michel": ["§2.3", "§3", "§3.1", "§3.2", "§3.3", "§4.1", "§4.2", "abstract"],
+        "Michel": [
+            "§3",
+            "§2.3",
+            "§3.3",
+            "§4.1",
+            "§4.2",
+            "§3.1",
+            "§3.2",
+            "§3",
+            "§4.2",
+            "abstract",
+        ],
         "Neubig": ["§3"],  # Michel, Levy and Neubig
-        "Voita": ["§3", "§4 and §5", "§4 and §6"],
+        "Voita": ["§4 and §6", "§3", "§4 and §5"],
         "Clark": ["§3.2"],  # the no-op reading, tested on [SEP]
     },
 }
 
 KNOWN = {author for authors in CITATIONS.values() for author in authors}
+
+
+def places(cited: list) -> list[str]:
+    """An author's places on a page, each once, from CITATIONS' sentences."""
+    flat = [p for each in cited for p in ([each] if isinstance(each, str) else each)]
+    return list(dict.fromkeys(flat))
+
+
 _ET_AL = re.compile(r"\b([A-Z][\w’'-]+)\s+et\s+al\.")
 _YEAR = re.compile(r"(?<!\()\b([A-Z][a-z][\w’'-]+),?\s+\(?((?:19|20)\d\d)\b")
 _NOT_AUTHORS = {"NeurIPS", "ICML", "EMNLP", "BlackboxNLP", "Manning", "GPT", "BERT"}
@@ -139,7 +182,7 @@ def cites(sentence: str, place: str) -> bool:
 
 def problems(page: str) -> list[str]:
     listed = CITATIONS.get(page, {})
-    found, used = [], set()
+    found, seen = [], {author: [] for author in listed}  # seen: (line, what it cites)
     for line, sentence in sentences(page):
         for author in sorted(authors_in(sentence)):
             if author not in listed:
@@ -149,18 +192,31 @@ def problems(page: str) -> list[str]:
                     '["§3.2"]} there, with the place the sentence cites'
                 )
                 continue
-            places = [p for p in listed[author] if cites(sentence, p)]
-            used.update((author, p) for p in places)
-            if not places:
+            cites_here = [p for p in places(listed[author]) if cites(sentence, p)]
+            if not cites_here:
                 found.append(
                     f"docs/{page}:{line}: {author} cited without its section, table "
-                    f"or figure ({' or '.join(listed[author])}): {sentence[:90]}"
+                    f"or figure ({' or '.join(places(listed[author]))}): "
+                    f"{sentence[:90]}"
                 )
-    for author, places in listed.items():
-        for place in places:
-            if (author, place) not in used:
+                continue
+            one = cites_here[0] if len(cites_here) == 1 else tuple(cites_here)
+            seen[author].append((line, one))
+    for author, cited in listed.items():
+        for k, (line, one) in enumerate(seen[author]):
+            want = cited[k] if k < len(cited) else "nothing more"
+            if one != want:
                 found.append(
-                    f"docs/{page}: CITATIONS lists {author}, {place}: not cited"
+                    f"docs/{page}:{line}: {author} cited for {one!r}; CITATIONS "
+                    f"(tests/test_citations.py) has {want!r} for this sentence, "
+                    f"the {k + 1}th that names {author}"
+                )
+                break
+        else:
+            if len(seen[author]) < len(cited):
+                found.append(
+                    f"docs/{page}: CITATIONS lists {author}, "
+                    f"{cited[len(seen[author])]!r}: not cited"
                 )
     return found
 
@@ -186,6 +242,25 @@ def test_a_citation_without_its_place_is_caught(tmp_path, monkeypatch):
     assert "Vaswani cited without its section" in found[0]
     assert "Smith is cited but not in CITATIONS" in found[1]
     assert """add 'planted.md': {'Smith': ["§3.2"]}""" in found[1]
+
+
+def test_a_place_changed_where_the_page_cites_it_again_is_caught(tmp_path, monkeypatch):
+    """ablation.md cites Michel et al.'s §4.2 twice: changing one of them to
+    another place the page cites (§4.1) still fails, naming the line."""
+    import tests.test_citations as here
+
+    monkeypatch.setattr(here, "DOCS", tmp_path)
+    cited = {"Michel": ["§4.1", "§4.2", "§4.2"]}
+    monkeypatch.setitem(here.CITATIONS, "planted.md", cited)
+    text = (
+        "# Planted\n\nMichel et al. (§4.1) scored heads.\n\nThat order is one "
+        "Michel et al. (§4.2) tried.\n\nMichel et al. (§4.2) found it again.\n"
+    )
+    (tmp_path / "planted.md").write_text(text, encoding="utf-8")
+    assert problems("planted.md") == []
+    (tmp_path / "planted.md").write_text(text.replace("(§4.2) tried", "(§4.1) tried"))
+    (found,) = problems("planted.md")
+    assert found.startswith("docs/planted.md:5: Michel cited for '§4.1'")
 
 
 def test_a_section_is_not_found_inside_a_subsection():

@@ -29,7 +29,7 @@ from tests.pages import check_listed, check_prose_numbers, pages
 from tests.test_citations import CITATIONS
 
 INDEX = (DOCS / "index.md").read_text(encoding="utf-8")
-NEXT_BUTTON = re.compile(r"\[Next: [^\]]+? :material-arrow-right:\]\(([\w-]+\.md)\)")
+NEXT_BUTTON = re.compile(r"\[Next: [^\]]+? →\]\(([\w-]+\.md)\)")
 # The pages of the core argument, each ending with a link onward.
 OWNED = ["index.md", "one-head.md", "second-head.md", "try-it.md", "explorer.md"]
 # A Next button leads to the page after it in the nav, or past a side trip

@@ -1,7 +1,6 @@
 """The strict build passes, shows the article's numbers, and fails loudly on faults."""
 
 import base64
-import gzip
 import io
 import json
 import os
@@ -15,10 +14,20 @@ from fontTools.ttLib import TTFont
 from mkdocs.exceptions import PluginError
 
 from hooks import katex, page_load
-from hooks.build import build, copy_sources
+from hooks.build import (
+    BUDGET_KB,
+    build,
+    copy_sources,
+    page_weights,
+    search_assets,
+    search_budget_kb,
+    transfer_size,
+    weight_report,
+)
 from hooks.generated import FIGURES
 from hooks.pages import ROOT
 from hooks.search_index import exclude_run_first
+from tests import raw_markup
 
 ARTICLES_NUMBERS = {
     "one-head": ["0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820", "0.3061, 0.8210"],
@@ -36,6 +45,60 @@ def test_built_site_shows_the_articles_numbers(built_site, page, numbers):
     text = re.sub(r"<[^>]+>", "", html)
     for number in numbers:
         assert number in text, f"{page}: {number} missing from the built page"
+
+
+# -- no raw markup reaches a reader (tests/raw_markup.py) -------------------------
+
+
+def test_no_page_shows_its_markdown_source(built_site):
+    found = []
+    for page, html in built_pages(built_site).items():
+        name = "index" if page == "." else page
+        markdown = Path("docs") / f"{name}.md"
+        found += raw_markup.find(
+            html, page, markdown if (ROOT / markdown).exists() else None
+        )
+    assert found == [], "unrendered Markdown on the built pages:\n" + "\n".join(found)
+
+
+PLANTED = {  # one of each kind of raw markup, as a page would show it
+    "an icon or emoji shortcode": "Next: the explorer :material-arrow-right:",
+    "an attribute list": "A figure { .heads-figure }",
+    "a snippet marker": '--8<-- "snippets/one_head/ex01_projections.py:page"',
+    "a footnote marker": "as Vaswani et al. say[^1]",
+    "an admonition marker": '!!! note "Aside"',
+    "a test marker": "<!--pytest-codeblocks:expected-output-->",
+    "a Markdown link": "see [the training page](training.md)",
+    "Markdown emphasis": "the **one-hot code** of six numbers",
+    "a backtick": "the `page` section",
+    "TeX that KaTeX did not typeset": "a score of $q \\cdot k$",
+    "a Jinja or macro tag": "{{ config.site_name }}",
+}
+
+
+@pytest.mark.parametrize("kind, planted", PLANTED.items())
+def test_each_kind_of_raw_markup_is_found_with_its_page_and_line(
+    kind, planted, tmp_path
+):
+    """Planted in a page's text, or in an image's alt text: found, with the
+    Markdown line where the page's source has it, and the page's name."""
+    escaped = planted.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    html = f"<html><body>\n<p>Fine text.</p>\n<p>{escaped}</p>\n</body></html>"
+    markdown = tmp_path / "demo.md"
+    markdown.write_text(f"# Demo\n\nFine text.\n\n{planted}\n", encoding="utf-8")
+    (found,) = raw_markup.find(html, "demo", markdown)
+    assert found.startswith(f"{markdown.as_posix()}:5: {kind}"), found
+    alt = f'<html><body>\n<img alt="{escaped.replace(chr(34), "&quot;")}" src="x.svg">'
+    (found,) = raw_markup.find(alt, "demo")
+    assert found.startswith(f"demo (HTML line 2): {kind}"), found
+
+
+def test_rendered_markup_and_code_are_not_raw():
+    html = """<html><body><p>A ratio of 3:2, a time of 10:30, <em>stress</em>, a
+    <a href="x/">link</a>, <code>`code` {{ x }}</code>, <span class="arithmatex">
+    \\(x\\)</span>, a sum over {i, j} and 50% more.</p><pre>--8<-- $x$</pre>
+    <script>var a = "**b**";</script></body></html>"""
+    assert raw_markup.find(html, "demo") == []
 
 
 # -- math, typeset at build time (hooks/katex.py) ---------------------------------
@@ -176,57 +239,6 @@ def test_invalid_tex_is_an_error_not_red_text(renderer):
 
 # -- page weight ------------------------------------------------------------------
 
-BUDGET_KB = 250  # per page: its HTML and everything it loads, as a host sends it
-GZIP_TYPES = (".html", ".css", ".js", ".json", ".svg")  # text: sent compressed
-REFERENCES = [  # what a browser fetches when it opens a page
-    r'<link rel="(?:stylesheet|icon|preload)" href="([^"]+)"',
-    r'<script[^>]*src="([^"]+)"',
-    r'<img[^>]*src="([^"]+)"',
-]
-
-
-def transfer_size(path: Path) -> int:
-    """The bytes a host like GitHub Pages sends: gzip for text, as is otherwise."""
-    data = path.read_bytes()
-    return len(gzip.compress(data, mtime=0)) if path.suffix in GZIP_TYPES else len(data)
-
-
-NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
-
-
-def page_assets(site: Path, page: str, javascript: bool = True) -> set[Path]:
-    """The files the page loads: its HTML (its math's fonts inline), stylesheets,
-    scripts, images, icon, and Material's search worker and index (counted for the
-    reader who searches). With JavaScript, not what is inside <noscript>; without,
-    that and no script."""
-    folder = site / page
-    html = (folder / "index.html").read_text(encoding="utf-8")
-    config = json.loads(re.search(r'id="__config"[^>]*>(.*?)</script>', html, re.S)[1])
-    if javascript:
-        html = NOSCRIPT.sub("", html)
-    urls = [u for pattern in REFERENCES for u in re.findall(pattern, html)]
-    if javascript:
-        urls += [config["search"], f"{config['base']}/search/search_index.json"]
-    else:
-        urls = [u for u in urls if not u.endswith(".js")]
-    assets = {folder / "index.html"}
-    for url in urls:
-        if url.startswith("data:"):
-            continue
-        assert "//" not in url, f"{page}: {url} is on another host"
-        assets.add((folder / url.split("#")[0]).resolve())
-    return assets
-
-
-def page_weights(site: Path, javascript: bool = True) -> dict[str, dict[str, int]]:
-    return {
-        page: {
-            str(a.relative_to(site.resolve())): transfer_size(a)
-            for a in sorted(page_assets(site, page, javascript))
-        }
-        for page in built_pages(site)
-    }
-
 
 @pytest.mark.parametrize("javascript", [True, False])
 def test_every_page_stays_within_its_weight_budget(built_site, javascript):
@@ -239,6 +251,20 @@ def test_every_page_stays_within_its_weight_budget(built_site, javascript):
             f"{page} ({'with' if javascript else 'without'} JavaScript): "
             f"{total / 1024:.0f} KB > {BUDGET_KB} KB: {assets}"
         )
+
+
+def test_search_stays_within_its_budget_that_grows_with_the_site(built_site):
+    """Every page loads the same worker and index when search opens, and they
+    weigh no more than the search budget for this many pages."""
+    found = {page: search_assets(built_site, page) for page in built_pages(built_site)}
+    assert len({frozenset(a) for a in found.values()}) == 1  # one index for all
+    (assets,) = {frozenset(a) for a in found.values()}
+    assert all(a.exists() for a in assets), assets
+    names = {a.name for a in assets}
+    assert "search_index.json" in names
+    assert [n for n in names if n.startswith("search.") and n.endswith(".js")]
+    total = sum(transfer_size(a) for a in assets)
+    assert total <= search_budget_kb(built_site) * 1024, weight_report(built_site)
 
 
 def test_the_weight_counts_noscript_images_only_without_javascript(built_site):
@@ -258,7 +284,8 @@ def test_the_weight_counts_what_a_math_page_loads(built_site):
     nothing of KaTeX's JavaScript."""
     names = {Path(a).name for a in page_weights(built_site)["one-head"]}
     page = {"index.html", "heads.css", "one-head-heatmap.svg", "favicon.png"}
-    assert page | {"katex.min.css", "search_index.json"} <= names
+    assert page | {"katex.min.css"} <= names
+    assert "search_index.json" not in names  # loaded when search opens
     assert {n for n in names if n.startswith("KaTeX_")} == set()
     html = (built_site / "one-head" / "index.html").read_text(encoding="utf-8")
     assert inline_faces(html) == {
@@ -267,7 +294,7 @@ def test_the_weight_counts_what_a_math_page_loads(built_site):
         ("KaTeX_Size1", "400", "normal"),
     }
     assert any(n.startswith("bundle.") for n in names)
-    assert any(n.startswith("search.") and n.endswith(".js") for n in names)
+    assert not any(n.startswith("search.") and n.endswith(".js") for n in names)
     assert not [n for n in names if n.startswith("katex") and n.endswith(".js")]
 
 
@@ -440,7 +467,7 @@ def test_every_page_has_its_code_focusable_and_its_tables_wrapped(built_site):
 
 
 SCORES = '--8<-- "snippets/one_head/ex02_scores.py:page"'
-NEXT = "[Next: a second head :material-arrow-right:](second-head.md)"
+NEXT = "[Next: a second head →](second-head.md)"
 FAULTS = {  # fault: (text on one-head.md, what replaces it, what the error names)
     "missing snippet file": (SCORES, SCORES.replace("scores", "gone"), "ex02_gone.py"),
     "missing snippet section": (SCORES, SCORES.replace(":page", ":gone"), "gone"),

@@ -168,11 +168,13 @@ def test_pages_do_not_shift_as_they_load(page, problems, viewport):
     assert not_loaded == {}, f"math fonts not loaded at the first layout: {not_loaded}"
 
 
-def test_search_finds_softmax(page, problems):
+@pytest.mark.parametrize("path", ["", "width-and-depth/"])
+def test_search_finds_softmax(page, problems, path):
     """The search index loads, and search's worker starts, when the reader opens
     search, not with every page (hooks/page_load.py's patches), and search finds
-    what it should."""
-    page.goto("")
+    what it should, from the start page and from a page in a folder of its own
+    (every page names the same index: tests/test_site_build.py)."""
+    page.goto(path)
     page.wait_for_load_state("networkidle")
     assert problems.requests(SEARCH_INDEX) == problems.requests(SEARCH_WORKER) == []
     page.keyboard.press("/")
