@@ -243,8 +243,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print("\n".join(f"  {line}" for line in done))
     print(
-        f"Next: make page PAGE={args.name}  (the page's blocks, its tests and "
-        "lint, in seconds), then replace each Placeholder."
+        f"Next: make page PAGE={args.name}  (lint, the page's blocks and tests, "
+        "then the site built and the page's checks on it: under a minute), then "
+        "replace each Placeholder. A figure: add it to FIGURES in "
+        "hooks/generated.py."
     )
     return 0
 
