@@ -13,19 +13,21 @@ as `make seeds` trains it and once with every initial weight moved one ulp up
 (`nudged`: the smallest change there is), and
 tests/data/nudge_spread.json keeps, for each job:
 
-- "record" and "nudged": the two runs' records, as `make seeds` writes them;
+- "record" and "nudged": the two runs' records, as `make seeds` writes them
+  (for the real-text page's checked run, its first 100 steps' mean loss);
 - "early" and "early, nudged": each trained model's loss at the first EARLY
   steps (float32, base64), where a one-ulp nudge has moved the loss by about
   1e-6 of itself and a planted error (a learning rate 1% off) by far more.
 
-and for the real-text page's checked run (head_sweep.CHECKED_STEPS steps of one
-run) its mean loss, both ways. `tolerances` turns these into every check's
-tolerance, and `compare` is the one rule the checks apply: a retrained number
-within MULTIPLE times the spread of its design (the largest gap the nudge made
-over the sample's seeds), or one unit of the record's last digit where that is
-larger; everything else (verdicts, counts, which head) exactly. About five
-minutes on two cores; keyed on the records' code (fresh_seeds.code_key) and this
-file's measuring code.
+`tolerances` turns these into every check's tolerance, and `compare` is the one
+rule the checks apply: a retrained number within MULTIPLE times the spread of
+its kind (the largest gap the nudge made over the sample's seeds), or one unit of
+the record's last digit where that is larger; each early loss within MULTIPLE
+times the nudge's largest gap up to that step (the live trainer's rule);
+everything else (verdicts, lists of claims, which head) exactly. The live
+trainer's PyTorch run ("twin") is held to its own records' spread (`twin_gaps`).
+About two minutes on two cores; keyed on the records' code
+(fresh_seeds.code_key) and this file's measuring code.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ JOBS += [("2 layers", fresh_seeds.SEEDS.start), ("real text", REAL_TEXT["seed"])
 # What the suite trains again: the training page's two models on every seed of
 # the sample, its first set-up on two; one other design on each seed, in turn;
 # the page's two layers; the real-text run; and the live trainer's last seed
-# checked step for step ("twin", held to its own records' spread, twin_problems).
+# checked step for step ("twin", held to its own records' spread, twin_gaps).
 RUNS_JOBS = [("runs", s) for s in fresh_seeds.CHECKED]
 RUNS_JOBS += [("first set-up", s) for s in fresh_seeds.CHECKED[::4]]
 DESIGN_JOBS = [
