@@ -17,6 +17,7 @@ from hooks import katex, page_load
 from hooks.build import (
     BUDGET_KB,
     build,
+    built_page_folders,
     copy_sources,
     page_weights,
     search_assets,
@@ -114,8 +115,8 @@ def visible_text(page_html: str) -> str:
 
 def built_pages(site: Path) -> dict[str, str]:
     return {
-        str(path.parent.relative_to(site)): path.read_text(encoding="utf-8")
-        for path in sorted(site.glob("**/index.html"))
+        page: (site / page / "index.html").read_text(encoding="utf-8")
+        for page in built_page_folders(site)
     }
 
 
