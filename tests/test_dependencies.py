@@ -70,7 +70,7 @@ def test_a_model_defined_in_a_script_is_not_saved(tmp_path):
         return run
 
     train = saved_training(train_model, "snippets.training.ex05_train", cache=tmp_path)
-    assert train(lambda: "a model", seed=0) is run
+    assert train(lambda: torch.nn.Linear(2, 1), seed=0) is run
     assert list(tmp_path.iterdir()) == []
 
 
@@ -88,17 +88,39 @@ def test_a_run_is_saved_once_and_then_loaded(tmp_path):
     assert run_seed(3).seed == run_seed(3).seed == 3 and seeds == [3]
     calls = []
 
-    def train_model(make_model, seed, steps):
-        calls.append(seed)
+    def train_model(make_model, seed, steps, **settings):
+        calls.append((seed, settings))
         return types.SimpleNamespace(after=torch.nn.Linear(2, 1))
 
     train = saved_training(
         train_model, "snippets.training.ex05_train", cache=tmp_path / "runs"
     )
-    first = train(lambda: "a model", seed=0)
-    again = train(lambda: "a model", seed=0)
-    assert calls == [0] and len(list((tmp_path / "runs").iterdir())) == 1
+    first = train(lambda: torch.nn.Linear(2, 1), seed=0)
+    again = train(lambda: torch.nn.Linear(2, 1), seed=0)
+    assert calls == [(0, {})] and len(list((tmp_path / "runs").iterdir())) == 1
     torch.testing.assert_close(again.after.weight, first.after.weight)
+    # the page's learning rate named is the page's run; another is another run
+    from snippets.training.ex05_train import LR
+
+    train(lambda: torch.nn.Linear(2, 1), seed=0, lr=LR)
+    train(lambda: torch.nn.Linear(2, 1), seed=0, lr=LR / 2)
+    assert calls == [(0, {}), (0, {"lr": LR / 2})]
+
+
+def test_designs_with_the_same_repr_are_saved_apart(tmp_path):
+    """1 x 4, 2 x 2 and 4 x 1 print the same repr (the same Linear layers):
+    the key holds each part's numbers too (n_heads, d_head)."""
+    from snippets.training.ex03_model import Attention
+    from snippets.training.ex07_run_seeds import saved_training
+
+    def train_model(make_model, seed, steps):
+        model = make_model()
+        return types.SimpleNamespace(after=model, heads=model.n_heads)
+
+    train = saved_training(train_model, "snippets.training.ex05_train", cache=tmp_path)
+    assert repr(Attention(1, 4)) == repr(Attention(2, 2)) == repr(Attention(4, 1))
+    heads = [train(lambda h=h: Attention(h, 4 // h), seed=0).heads for h in (1, 2, 4)]
+    assert heads == [1, 2, 4] and len(list(tmp_path.iterdir())) == 3
 
 
 def test_sources_follow_every_form_of_import(tmp_path, monkeypatch):

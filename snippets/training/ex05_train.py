@@ -20,9 +20,9 @@ def accuracy(prediction, target, tol=0.1):
     return close.float().mean(dim=(0, 1))
 
 
-def held_out(n=N_TEST):
+def held_out(n=N_TEST, task=make_batch):
     """The test sequences: the same for every run (their own seed)."""
-    return make_batch(n, torch.Generator().manual_seed(10_000))
+    return task(n, torch.Generator().manual_seed(10_000))
 
 
 @dataclass
@@ -36,15 +36,15 @@ class Run:
     test_accuracy: torch.Tensor = None  # (2,): previous v, largest-k v
 
 
-def fit(make_model, seed, steps):
+def fit(make_model, seed, steps, lr, batch, task):
     torch.manual_seed(seed)  # the initial weights
     model = make_model()
     run = Run(before=copy.deepcopy(model), after=model)
     data = torch.Generator().manual_seed(seed)  # the training sequences
-    optimizer = torch.optim.Adam(model.parameters(), lr=LR)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, steps)
     for _ in range(steps):
-        x, y = make_batch(BATCH, data)
+        x, y = task(batch, data)
         loss = F.mse_loss(model(x)[0], y)
         optimizer.zero_grad()
         loss.backward()
@@ -52,7 +52,7 @@ def fit(make_model, seed, steps):
         schedule.step()
         run.losses.append(loss.item())
 
-    x, y = held_out()
+    x, y = held_out(task=task)
     with torch.no_grad():
         prediction = model(x)[0]
     run.test_mse = F.mse_loss(prediction, y).item()
@@ -60,13 +60,15 @@ def fit(make_model, seed, steps):
     return run
 
 
-def train_model(make_model, seed, steps=STEPS):
-    """Same seed, same run, bit for bit, on one machine: another CPU's
-    kernels may round differently, enough to move a third decimal."""
+def train_model(make_model, seed, steps=STEPS, lr=LR, batch=BATCH,
+                task=make_batch):  # fmt: skip
+    """make_model() trained from seed on sequences from task. Same seed,
+    same run, bit for bit, on one machine: another CPU's kernels may
+    round differently, enough to move a third decimal."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny tensors: one thread is fastest
     try:
-        return fit(make_model, seed, steps)
+        return fit(make_model, seed, steps, lr, batch, task)
     finally:
         torch.set_num_threads(threads)
 

@@ -92,16 +92,27 @@ def saved(run_seed, cache=CACHE):
 def saved_training(train_model, module, cache=CACHE):
     """train_model(make_model, seed), with each run saved like `saved`'s,
     keyed on `code_key()` (training), the code `module` imports (which must
-    define the model), the model's structure (its repr) and the seed."""
+    define the model and any task), the model's structure (its repr, and
+    the numbers its parts keep that the repr leaves out: Attention's heads
+    and their width), the seed, and the settings (lr, batch, task: the
+    page's where not given)."""
 
-    def run_or_load(make_model, seed, steps=STEPS):
+    def run_or_load(make_model, seed, steps=STEPS, **settings):
+        named = {"lr": LR, "batch": BATCH, "task": "make_batch"}
+        for name, value in settings.items():  # a task by its name
+            named[name] = getattr(value, "__qualname__", value)
         digest = hashlib.sha256(code_key().encode())
         digest.update(sources_key(module).encode())
-        digest.update(f"{make_model()!r} {seed} {steps}".encode())
+        model = make_model()
+        kept = [  # 1 x 4, 2 x 2 and 4 x 1 have the same repr
+            {k: v for k, v in vars(part).items() if type(v) in (int, float)}
+            for part in model.modules()
+        ]
+        digest.update(f"{model!r} {kept} {seed} {steps} {named}".encode())
         path = cache / f"run-{digest.hexdigest()[:16]}.pt"
         if path.exists():
             return torch.load(path, weights_only=False)
-        run = train_model(make_model, seed, steps)
+        run = train_model(make_model, seed, steps, **settings)
         if type(run.after).__module__ == "__main__":
             return run  # a model defined in a script: no other can load it
         path.parent.mkdir(parents=True, exist_ok=True)
