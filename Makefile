@@ -18,7 +18,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # their asserts again, 18.8 s of collection where 11.9 s read the caches.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds spread sweep twin twin-depth bench-trainer bench-suite audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds tune spread sweep twin twin-depth bench-trainer bench-suite audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -148,6 +148,12 @@ bench: $(STAMP)  ## time every attention variant (a minute or two); the cost pag
 seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); the page shows the rates
 	$(BIN)/python -m benchmarks.fresh_seeds
 	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md docs/ablation.md --update-outputs -q -p no:cacheprovider
+
+# Writes snippets/width_and_depth/tuned_results.py: every design at its own best
+# learning rate and steps, tuned on seeds no page reports, then on the fresh seeds.
+tune: $(STAMP)  ## every design at its own best settings (about 40 minutes on 2 cores); the pages show it
+	$(BIN)/python -m benchmarks.fair_fight
+	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md --update-outputs -q -p no:cacheprovider
 
 # Writes tests/data/nudge_spread.json: how far a one-ulp nudge of the start moves
 # each record the suite trains again, which sets those checks' tolerances.

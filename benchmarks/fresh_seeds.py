@@ -111,7 +111,7 @@ MODULES = [
     "snippets.training.ex13_claims",
     "snippets.ablation.ex04_every_seed",
     "snippets.width_and_depth.ex01_split_width",
-    "snippets.width_and_depth.ex04_one_head_per_layer",
+    "snippets.width_and_depth.ex06b_stream_control",  # and the depth models
 ]
 TWO_HEAD_CLAIMS = (
     "two heads are not accurate on both outputs",
@@ -139,7 +139,7 @@ def _measuring_code() -> str:
     functions += [design_table, design_counts]
     code = "".join(inspect.getsource(f) for f in functions)
     return code + repr(
-        (SEEDS, TWO_HEAD_CLAIMS, FIRST_SETUP, DEPTHS, DESIGN_FIELDS, KEPT)
+        (SEEDS, TWO_HEAD_CLAIMS, FIRST_SETUP, DEPTHS, CONTROL, DESIGN_FIELDS, KEPT)
     )
 
 
@@ -215,22 +215,17 @@ def _from_json(record: dict) -> dict:
 def measure_first_setup_afresh(seed: int) -> dict:
     """The two-head part of the record for the page's first set-up: circle
     places, batch 128, learning rate 0.05 (the same steps, model and claims).
-    Trained afresh (the saved runs are keyed on the code, which this changes
-    at run time), and only the two heads: the one wide head is not needed."""
-    from snippets.training import ex05_train
+    Only the two heads: the one wide head is not needed."""
     from snippets.training.ex03_model import Attention
+    from snippets.training.ex05_train import held_out, train_model
     from snippets.training.ex06_measures import head_divergence, where_heads_look
     from snippets.training.ex07_run_seeds import Outcome
     from snippets.training.ex13_claims import failures
 
-    kept = ex05_train.make_batch, ex05_train.BATCH, ex05_train.LR
-    ex05_train.make_batch = circle_batch
-    ex05_train.BATCH, ex05_train.LR = FIRST_SETUP["batch"], FIRST_SETUP["lr"]
-    try:  # two heads of width 2 that read the circle's 4 numbers a position
-        two = ex05_train.train_model(lambda: Attention(2, 2, d_model=4), seed)
-        x, _ = ex05_train.held_out()
-    finally:
-        ex05_train.make_batch, ex05_train.BATCH, ex05_train.LR = kept
+    # two heads of width 2 that read the circle's 4 numbers a position
+    two = train_model(lambda: Attention(2, 2, d_model=4), seed, task=circle_batch,
+                      **FIRST_SETUP)  # fmt: skip
+    x, _ = held_out(task=circle_batch)
     with torch.no_grad():
         before, after = two.before(x)[1], two.after(x)[1]
     looks = where_heads_look(after, x)
@@ -249,23 +244,29 @@ DEPTHS = (1, 2)  # layers of one head of width 4, on a residual stream
 
 
 def designs() -> dict:
-    """name -> a function that makes the model: the page's splits of the
-    width (ex18), then one head per layer on a residual stream (ex21)."""
+    """name -> a function that makes the model: width-and-depth's splits of
+    the width, one head per layer on a residual stream, and the control, two
+    heads of width 2 on that stream."""
     from snippets.training.ex03_model import Attention
     from snippets.width_and_depth.ex01_split_width import WIDTHS
     from snippets.width_and_depth.ex04_one_head_per_layer import OneHeadPerLayer
+    from snippets.width_and_depth.ex06b_stream_control import TwoHeadsOnStream
 
     made = {f"{h} x {d}": lambda h=h, d=d: Attention(h, d) for h, d in WIDTHS}
     for n in DEPTHS:
         made[f"{n} layer{'s' if n > 1 else ''}"] = lambda n=n: OneHeadPerLayer(n)
+    made[CONTROL] = TwoHeadsOnStream
     return made
+
+
+CONTROL = "2 x 2 on stream"  # the depth designs' control
 
 
 def design_record(run) -> tuple:
     """Accuracy on the previous value and on the value at the largest key
     feature, then the most weight one head (or layer) puts on the previous
     position, on the position with the largest key feature, and on the one
-    just after it."""
+    just after it, to 3 decimals; then the test MSE, to 5."""
     from snippets.training.ex05_train import held_out
     from snippets.width_and_depth.ex04_one_head_per_layer import where_layers_look
 
@@ -273,13 +274,13 @@ def design_record(run) -> tuple:
     with torch.no_grad():
         looks = where_layers_look(run.after(x)[1], x)  # (heads, 3 places)
     numbers = run.test_accuracy.tolist() + looks.max(dim=0).values.tolist()
-    return tuple(round(n, 3) for n in numbers)
+    return (*(round(n, 3) for n in numbers), round(run.test_mse, 5))
 
 
 # design_record's numbers, by name; the table keeps the accuracies of every
 # design and, of the rest, what the page reads
 DESIGN_FIELDS = ("previous", "largest key", "most on previous",
-                 "most on largest key", "most just after it")  # fmt: skip
+                 "most on largest key", "most just after it", "test mse")  # fmt: skip
 KEPT = {
     "2 x 1": ("most on previous",),
     "4 x 1": ("most on previous",),
@@ -288,7 +289,7 @@ KEPT = {
 
 
 def kept_fields(name: str) -> tuple[str, ...]:
-    return DESIGN_FIELDS[:2] + KEPT.get(name, ())
+    return (*DESIGN_FIELDS[:2], *KEPT.get(name, ()), "test mse")
 
 
 def design_table(records: dict) -> dict:
@@ -496,8 +497,9 @@ def write(results: dict, path: Path, design_path: Path = DESIGN_OUTPUT) -> None:
         lines.append(f'        "{name}": {{')
         for field, values in fields.items():
             lines.append(f'            "{field}": per_seed("""')
-            for i in range(0, len(values), 8):
-                row = " ".join(f"{v:.3f}" for v in values[i : i + 8])
+            digits, per_line = (5, 7) if field == "test mse" else (3, 8)
+            for i in range(0, len(values), per_line):  # 78 columns
+                row = " ".join(f"{v:.{digits}f}" for v in values[i : i + per_line])
                 lines.append(f"                {row}")
             lines.append('            """),')
         lines.append("        },")

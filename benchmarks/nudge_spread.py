@@ -52,7 +52,7 @@ from pathlib import Path
 
 import torch
 
-from benchmarks import fresh_seeds, head_sweep, train_it_twin
+from benchmarks import fair_fight, fresh_seeds, head_sweep, train_it_twin
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tests" / "data" / "nudge_spread.json"
@@ -73,7 +73,14 @@ MULTIPLE = 10
 OTHER_DESIGNS = [n for n in fresh_seeds.designs() if n not in ("2 x 2", "1 x 4")]
 KINDS = ("runs", "first set-up", *OTHER_DESIGNS)
 REAL_TEXT = {"d_model": 64, "heads": 4, "seed": 2}
+# The records of `make tune` (every design at its own best settings): each design
+# on one seed of the sample, in turn, a kind of its own ("tuned 2 x 2"), held to
+# its own nudge's spread: at these settings a nudge can flip a run's outcome (it
+# does for one of the eight), which would make a pooled tolerance toothless.
+TUNED = dict(zip(fresh_seeds.CHECKED, fresh_seeds.designs(), strict=True))
+TUNED_KINDS = [f"tuned {design}" for design in TUNED.values()]
 JOBS = [(kind, seed) for kind in KINDS for seed in fresh_seeds.CHECKED]
+JOBS += [(f"tuned {design}", seed) for seed, design in TUNED.items()]
 JOBS += [("2 layers", fresh_seeds.SEEDS.start), ("real text", REAL_TEXT["seed"])]
 # What the suite trains again: the training page's two models on every seed of
 # the sample, its first set-up on two; one other design on each seed, in turn;
@@ -87,18 +94,22 @@ DESIGN_JOBS = [
 ]
 DESIGN_JOBS.append(("2 layers", fresh_seeds.SEEDS.start))
 TWIN_SEED = train_it_twin.STEP_SEEDS["2x2"][-1]
-SUITE_JOBS = [*RUNS_JOBS, *DESIGN_JOBS, JOBS[-1], ("twin", TWIN_SEED)]
+# Of the tuned records, two designs at two different learning rates.
+TUNED_JOBS = [(f"tuned {d}", s) for s, d in TUNED.items() if d in ("2 x 2", "2 layers")]
+SUITE_JOBS = [*RUNS_JOBS, *DESIGN_JOBS, *TUNED_JOBS, JOBS[-1], ("twin", TWIN_SEED)]
 # The record's last digit, per kind: a retrained value that differs from it by
 # any amount may round one unit away.
 UNIT = {"runs": 1e-4, "first set-up": 1e-4, "real text": 1e-6}  # designs: 1e-3
+MSE_UNIT = 1e-5  # a design's test MSE (design_results.py keeps 5 decimals)
 
 
 def code_key() -> str:
     functions = [run_job, watched_training, nudged, early_losses, real_text_losses]
-    functions += [planted, plant_gradient]
+    functions += [planted, plant_gradient, lr_factor, tuned_run]
     code = "".join(inspect.getsource(f) for f in functions)
     code += repr((JOBS, EARLY)) + head_sweep.runs_key()
-    return hashlib.sha256((fresh_seeds.code_key() + code).encode()).hexdigest()[:16]
+    records = fresh_seeds.code_key() + fair_fight.code_key()  # what it retrains
+    return hashlib.sha256((records + code).encode()).hexdigest()[:16]
 
 
 def nudged(model: torch.nn.Module) -> torch.nn.Module:
@@ -124,41 +135,45 @@ def plant_gradient(model: torch.nn.Module) -> torch.nn.Module:
     return model
 
 
-@contextlib.contextmanager
-def planted(plant: str | None, *modules):
-    """While open, each module's LR (and the first set-up's) is 1% high if
-    `plant` is "learning rate"."""
+def lr_factor(plant: str | None) -> float:
+    """What the plant does to a learning rate: 1% high, or nothing."""
     if plant not in (None, *PLANTS):
         raise ValueError(f"no such plant: {plant}")
-    lr = plant == "learning rate"
-    kept = [m.LR for m in modules], fresh_seeds.FIRST_SETUP["lr"]
+    return 1.01 if plant == "learning rate" else 1.0
+
+
+@contextlib.contextmanager
+def planted(plant: str | None, *modules):
+    """While open, each module's LR is 1% high if `plant` is "learning rate"
+    (the real-text page's training reads its module's LR as it runs)."""
+    kept = [m.LR for m in modules]
     for m in modules:
-        m.LR *= 1.01 if lr else 1
-    fresh_seeds.FIRST_SETUP["lr"] *= 1.01 if lr else 1
+        m.LR *= lr_factor(plant)
     try:
         yield
     finally:
-        for m, value in zip(modules, kept[0], strict=True):
+        for m, value in zip(modules, kept, strict=True):
             m.LR = value
-        fresh_seeds.FIRST_SETUP["lr"] = kept[1]
 
 
 @contextlib.contextmanager
 def watched_training(nudge: bool, plant: str | None = None):
     """While open, the page's train_model trains afresh (no saved run), each
     model's initial weights moved one ulp up if `nudge`, with the error
-    `plant` planted if given; yields the list of the runs it trains, in order."""
+    `plant` planted if given (its learning rate, the page's or the one it is
+    given, 1% high); yields the list of the runs it trains, in order."""
     from snippets.training import ex05_train, ex07_run_seeds
 
     trained, original = [], ex05_train.train_model
 
-    def train_model(make_model, seed, steps=ex05_train.STEPS):
+    def train_model(make_model, seed, steps=ex05_train.STEPS, **settings):
         def make():
             model = make_model()
             model = nudged(model) if nudge else model
             return plant_gradient(model) if plant == "gradient" else model
 
-        run = original(make, seed, steps)
+        settings["lr"] = settings.get("lr", ex05_train.LR) * lr_factor(plant)
+        run = original(make, seed, steps, **settings)
         trained.append(run)
         return run
 
@@ -166,8 +181,7 @@ def watched_training(nudge: bool, plant: str | None = None):
     ex05_train.train_model = train_model
     ex07_run_seeds.run_seed = ex07_run_seeds.fresh_run_seed  # trains, not loads
     try:
-        with planted(plant, ex05_train):
-            yield trained
+        yield trained
     finally:
         ex05_train.train_model, ex07_run_seeds.run_seed = original, kept
 
@@ -187,6 +201,8 @@ def run_job(
         return {"record": {"mean loss": statistics.fmean(losses)}, "early": f32(losses)}
     if kind == "twin":
         return twin_run(seed, plant)
+    if kind.startswith("tuned "):
+        return tuned_run(kind.removeprefix("tuned "), seed, nudge, plant)
     if nudge or plant or kind == "first set-up":  # its saved record has no losses
         with watched_training(nudge, plant) as trained:
             if kind == "runs":
@@ -204,6 +220,29 @@ def run_job(
         trained = [train(fresh_seeds.designs()[kind], seed)]
         record = fresh_seeds.design_record(trained[0])
     return {"record": as_fields(kind, record), "early": early_losses(trained)}
+
+
+def tuned_run(design: str, seed: int, nudge: bool, plant: str | None) -> dict:
+    """run_job's result for a record of `make tune`: the design at the best
+    settings tuned_results.py names, its record rounded as
+    benchmarks/fair_fight.py's `measure` rounds it."""
+    from snippets.training import ex05_train
+    from snippets.training.ex07_run_seeds import saved_training
+    from snippets.width_and_depth.tuned_results import tuned_results
+
+    lr, steps = tuned_results["best"][design]
+    make = fresh_seeds.designs()[design]
+    if nudge or plant:
+        with watched_training(nudge, plant) as trained:
+            ex05_train.train_model(make, seed, steps, lr=lr)
+    else:
+        train = saved_training(ex05_train.train_model, fresh_seeds.MODULES[-1])
+        trained = [train(make, seed, steps, lr=lr)]
+    (run,) = trained
+    previous, largest = run.test_accuracy.tolist()
+    record = {"previous": round(previous, 3), "largest key": round(largest, 3),
+              "test mse": round(run.test_mse, 5)}  # fmt: skip
+    return {"record": record, "early": early_losses(trained)}
 
 
 def early_losses(runs) -> str:
@@ -373,7 +412,8 @@ def tolerances(spread: dict | None = None) -> dict:
                 tol[field] = None
                 continue
             gap = MULTIPLE * abs(nudged_value - value)
-            tol[field] = max(tol.get(field) or UNIT.get(kind, 1e-3), gap)
+            unit = MSE_UNIT if field == "test mse" else UNIT.get(kind, 1e-3)
+            tol[field] = max(tol.get(field) or unit, gap)
         gaps = step_gaps(entry["early, nudged"], entry["early"])
         tol["early"] = [
             max(t, MULTIPLE * max(gap, LOSS_ULP))
@@ -392,6 +432,12 @@ def recorded(job: tuple[str, int]) -> dict:
     kind, seed = job
     if kind in ("runs", "first set-up"):
         return as_fields(kind, fresh_seeds.records(seed_results, kind)[seed])
+    if kind.startswith("tuned "):
+        from snippets.width_and_depth.tuned_results import tuned_results
+
+        table = tuned_results["designs"][kind.removeprefix("tuned ")]
+        k = list(fresh_seeds.SEEDS).index(seed)
+        return {f: table[f][k] for f in ("previous", "largest key", "test mse")}
     if kind == "real text":
         from snippets.real_text.sweep_results import sweep_results
 

@@ -36,7 +36,8 @@ def test_the_spread_was_measured_under_the_records_kernels():
 
 def test_every_kind_has_a_tolerance_from_several_seeds():
     tolerances = nudge_spread.tolerances()
-    assert set(tolerances) == {*nudge_spread.KINDS, "2 layers", "real text"}
+    tuned = nudge_spread.TUNED_KINDS  # one seed each: their own nudge's spread
+    assert set(tolerances) == {*nudge_spread.KINDS, *tuned, "2 layers", "real text"}
     for kind in nudge_spread.KINDS:
         seeds = [job for job in SPREAD["jobs"] if nudge_spread.kind_of(job) == kind]
         assert len(seeds) >= 8, kind
@@ -81,7 +82,9 @@ def test_the_records_say_how_they_were_made():
         json.loads(bench.STEPS_FILE.read_text(encoding="utf-8"))
         for bench in (train_it_twin, train_it_depth)
     )
-    toy = [seed_results, design_results, twin_results, twin, SPREAD]
+    from snippets.width_and_depth.tuned_results import tuned_results
+
+    toy = [seed_results, design_results, tuned_results, twin_results, twin, SPREAD]
     for made in [r["made"] for r in toy]:
         assert {k: v for k, v in made["kernels"].items() if v} == fresh_seeds.KERNELS
         assert made["capability"] == "DEFAULT" and made["cpu"] and made["torch"]
@@ -94,7 +97,8 @@ def test_the_records_say_how_they_were_made():
 
 
 PLANTED_JOBS = [(kind, fresh_seeds.CHECKED[0]) for kind in nudge_spread.KINDS]
-PLANTED_JOBS += [nudge_spread.JOBS[-1], ("twin", nudge_spread.TWIN_SEED)]
+PLANTED_JOBS += [nudge_spread.TUNED_JOBS[0], nudge_spread.JOBS[-1]]
+PLANTED_JOBS.append(("twin", nudge_spread.TWIN_SEED))
 
 
 @pytest.mark.parametrize("plant", nudge_spread.PLANTS)
@@ -109,7 +113,7 @@ def test_a_planted_error_fails_every_check(plant):
     for job, found in zip(PLANTED_JOBS, retrained, strict=True):
         problems = nudge_spread.compare(job, found)
         assert problems, job
-        if job[0] in nudge_spread.KINDS:
+        if job[0] in (*nudge_spread.KINDS, *nudge_spread.TUNED_KINDS):
             steps = [p for p in problems if p.startswith("the loss at step")]
             (step,) = [int(p.split()[4].rstrip(":")) for p in steps]
             assert step <= 10, (job, problems)
@@ -157,7 +161,7 @@ def test_every_check_passes_under_every_kernel_set():
         for job, result in zip(jobs, runs, strict=False):
             assert nudge_spread.compare(job, result) == [], (name, job)
             kind = job[0] if job[0] in ("runs", "first set-up", "real text", "twin") \
-                else "designs"  # fmt: skip
+                else "tuned" if job[0].startswith("tuned ") else "designs"  # fmt: skip
             worst[kind] = max(worst.get(kind, 0), nudge_spread.worst(job, result))
         report.append(f"{name} ({made['cpu']}, {made['capability']}): " + ", ".join(
             f"{kind} {ratio:.2f}" for kind, ratio in worst.items()))  # fmt: skip

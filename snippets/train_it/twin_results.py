@@ -13,7 +13,7 @@ def per_seed(text):
 
 # fmt: off
 twin_results = {
-    "code": "db373834d008a05d",  # its code_key()
+    "code": "238453449b291462",  # its code_key()
     "seeds": (0, 100),  # range(start, stop)
     "total": 24576,  # held-out predictions per lookup
     "made": {  # machine()
@@ -23,9 +23,9 @@ twin_results = {
             "ATEN_CPU_CAPABILITY": "default",
         },
         "capability": "DEFAULT",
-        "cpu": "Intel Xeon, AVX-512, AMX (model name not kept)",
+        "cpu": "AMD EPYC",
         "torch": "2.13.0+cpu",
-        "date": "2026-12-02",
+        "date": "2026-12-06",
     },
     # accurate predictions on each lookup: previous value, largest key's
     "correct": {
