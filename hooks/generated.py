@@ -44,6 +44,7 @@ FIGURES = {
         "training-wide-head-misses": "training.ex12b_wide_head_misses",
         "width-and-depth-split-width": "width_and_depth.ex03_width_figure",
         "width-and-depth-depth": "width_and_depth.ex08_depth_figure",
+        "width-and-depth-tuned": "width_and_depth.ex10_tuned_figure",
         "real-text-sweep": "real_text.ex07_figure",
         "real-model-heads": "real_model.ex06_heatmaps",
         "real-model-token-heads": "real_model.ex08_token_rows",

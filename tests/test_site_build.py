@@ -521,12 +521,20 @@ def minimal_site(root: Path) -> Path:
         if page.name != "one-head.md":
             page.unlink()
     (root / "docs" / "index.md").write_text("# Stub\n", encoding="utf-8")
-    headings = ["A hand-set head", "What each head asks, as one matrix"]
-    stub = "# A second head\n" + "".join(f"\n## {h}\n" for h in headings)
-    (root / "docs" / "second-head.md").write_text(stub, encoding="utf-8")
+    stubs = {  # page -> its title and the headings one-head.md links to
+        "second-head.md": ("A second head",
+                           ["A hand-set head", "What each head asks, as one matrix"]),
+        "width-and-depth.md": ("Heads against width and depth",
+                               ["Two values in two input numbers"]),
+    }  # fmt: skip
+    for name, (title, headings) in stubs.items():
+        stub = f"# {title}\n" + "".join(f"\n### {h}\n" for h in headings)
+        (root / "docs" / name).write_text(stub, encoding="utf-8")
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     nav = re.search(r"^nav:\n(?:[ -].*\n)+", config, re.M)
-    pages = "nav:\n  - index.md\n  - one-head.md\n  - second-head.md\n"
+    pages = "nav:\n  - index.md\n  - one-head.md\n" + "".join(
+        f"  - {name}\n" for name in stubs
+    )
     (root / "mkdocs.yml").write_text(config.replace(nav[0], pages), encoding="utf-8")
     return root
 

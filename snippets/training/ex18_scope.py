@@ -1,8 +1,11 @@
-"""The next page's designs over the fresh seeds (make seeds): in how many
-each is accurate on both lookups."""
+"""The next page's designs over the fresh seeds: in how many each is
+accurate on both lookups, at this page's settings (make seeds) and at its
+own best (make tune)."""
 
+from snippets.training.ex13_claims import TWO_HEADS_MIN_ACCURACY
 from snippets.training.ex14_fresh_seeds import start, stop
 from snippets.training.seed_results import seed_results
+from snippets.width_and_depth.tuned_results import tuned_results
 
 # --8<-- [start:page]
 WHAT = {  # the designs of the next page, Heads against width and depth
@@ -13,8 +16,21 @@ WHAT = {  # the designs of the next page, Heads against width and depth
     "1 x 8": "one layer, one head of width 8",
     "1 layer": "one head of width 4 on a residual stream",
     "2 layers": "two such layers, one after the other",
+    "2 x 2 on stream": "2 x 2 on the same stream, one layer",
 }
+
+
+def on_both(runs):
+    """In how many seeds runs (field -> value per seed) are accurate on
+    both lookups."""
+    pairs = zip(runs["previous"], runs["largest key"], strict=True)
+    return sum(min(p, k) >= TWO_HEADS_MIN_ACCURACY for p, k in pairs)
+
+
 print(f"seeds {start} to {stop - 1}: accurate on both lookups, in how many")
+print("here: at this page's settings; own best: at the design's own")
+print(f"{'':56} {'here':>5}  {'own best':>8}")
 for name, (_, _, both) in seed_results["designs"].items():
-    print(f"{name:9} {WHAT[name]:41} {both:4d}")
+    best = on_both(tuned_results["designs"][name])
+    print(f"{name:15} {WHAT[name]:40} {both:5d}  {best:8d}")
 # --8<-- [end:page]

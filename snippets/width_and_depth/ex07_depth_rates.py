@@ -2,17 +2,14 @@
 
 from snippets.width_and_depth.ex02_width_rates import (
     ACCURATE,
-    accurate,
     measured,
+    print_rates,
 )
 from snippets.width_and_depth.ex05_depth_designs import models
 
 # --8<-- [start:page]
 LOOKS = 0.90  # a layer "looks" at a place with this much of its weight
-print("design      on previous  on largest key  on both")
-for name in models:
-    previous, largest, both = accurate(name)
-    print(f"{name:10} {previous:13d} {largest:15d} {both:8d}")
+print_rates({name: measured[name] for name in models})
 
 two = measured["2 layers"]  # field -> its value in each seed
 on_both = [  # the seeds in which two layers are accurate on both lookups
