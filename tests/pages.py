@@ -12,6 +12,7 @@ import operator
 import re
 import types
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 from hooks.build import copy_sources  # noqa: F401 (test files take it from here)
@@ -21,6 +22,7 @@ from hooks.pages import (  # noqa: F401 (the same)
     NUMBER_START,
     PYTHON,
     ROOT,
+    Block,
     nav_pages,
     read,
 )
@@ -359,13 +361,16 @@ def check_prose_numbers(
     computed: dict[str, str | list[str]],
     definitions: set[str] = frozenset(),
     text: str | None = None,
+    magnitudes: set[str] = frozenset(),
 ):
     """Every occurrence of a number in the prose of docs/`page` is accounted for:
     by its own entry in `computed` (label -> the string the code produces, alone
     or with a few words of its sentence; a list for a result said again), or as
     a definition (an input or a fact, allowed any number of times). See
     CONTRIBUTING.md, "Numbers in the prose". `text`: check it in place of the
-    page's file (a planted fault)."""
+    page's file (a planted fault). Then a prose number that restates a number of
+    the page's output blocks restates it with its sign and rounding
+    (printed_number_problems; `magnitudes`: phrases whose words carry the sign)."""
     __tracebackhide__ = True  # pytest shows the message, not this function
     caller = Path(inspect.stack(0)[1].filename)
     where = (
@@ -380,6 +385,221 @@ def check_prose_numbers(
         "its own entry in computed=; definitions= are inputs and facts; see "
         'CONTRIBUTING.md, "Numbers in the prose"):\n\n' + "\n\n".join(problems)
     )
+    problems = printed_number_problems(page, text, set(magnitudes), where)
+    assert not problems, (
+        f"docs/{page}: its prose restates numbers of its output blocks with "
+        'another sign or rounding (see CONTRIBUTING.md, "Numbers in the '
+        'prose"):\n\n' + "\n\n".join(problems)
+    )
+
+
+# -- prose that restates a printed number ----------------------------------------
+#
+# A prose number with a decimal point is a value known to half a unit of its last
+# digit (0.013: from 0.0125 to 0.0135), and so is a number an output block prints
+# (-0.0125: from -0.01255 to -0.01245). The prose restates a printed number when
+# their ranges overlap and the printed one has at least the prose's digits. The
+# registration above cannot see this: it ties the prose to the string a test
+# formats, and a test can format the wrong one (abs(), another rounding).
+
+# a number in an output block, its sign included; not a version (2.13.0)
+_PRINTED = re.compile(
+    r"(?<![\w.])(?P<sign>[-−+]?)(?P<digits>\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?:e(?P<exp>[-+]?\d+))?(?P<percent>%?)(?![\w]|\.\d)"
+)
+_MINUS = ("-", "−")  # a hyphen or U+2212, the minus sign
+
+
+@dataclass(frozen=True)
+class _Value:
+    """A number as written: its value and how far the true one may lie from it."""
+
+    written: str
+    value: Decimal
+    half: Decimal  # half a unit of its last digit
+    line: int  # on the page, from 1
+    places: int  # digits after the point, in its own units (a percent's: of %)
+
+    @classmethod
+    def of(cls, written, sign, digits, exp, percent, line) -> _Value:
+        digits = digits.replace(",", "")
+        places = len(digits.partition(".")[2])
+        value, half = Decimal(digits), Decimal(5).scaleb(-places - 1)
+        if exp:
+            value, half = value.scaleb(int(exp)), half.scaleb(int(exp))
+        if percent:
+            value, half = value / 100, half / 100
+        return cls(written, -value if sign in _MINUS else value, half, line, places)
+
+    def restates(self, printed: _Value, size_only=False) -> bool:
+        """`printed` rounds to this (to its size alone: `size_only`)."""
+        mine, theirs = self.value, printed.value
+        if size_only:
+            mine, theirs = abs(mine), abs(theirs)
+        return (
+            printed.half <= self.half and abs(mine - theirs) < self.half + printed.half
+        )
+
+    @property
+    def significant(self) -> int:
+        """Its significant digits as written: 2 for 0.013, 1 for 0.3."""
+        return len(re.sub(r"\D", "", self.written).lstrip("0"))
+
+    def misrounds(self, printed: _Value) -> bool:
+        """This is `printed`, which has more digits, rounded the wrong way: cut
+        off where it should round up (0.04 for 0.0484), or rounded up where it
+        should not (0.67 for 0.6621). Not to 0 (0.1 is not 0.0037 rounded)."""
+        unit = 2 * self.half
+        low, high = (abs(printed.value) + d for d in (-printed.half, printed.half))
+        down = (low / unit).to_integral_value(ROUND_FLOOR) * unit
+        up = (high / unit).to_integral_value(ROUND_CEILING) * unit
+        return (
+            printed.half < self.half
+            and abs(self.value) in (down, up)
+            and abs(printed.value) > self.half
+        )
+
+    def rounded(self, printed: _Value, sign=True) -> str:
+        """`printed` rounded to this number's digits, as it may round (both ends
+        of its range: "0.012 or 0.013" for -0.0125 at 3 digits)."""
+        percent = self.written.endswith("%")
+        unit = Decimal(1).scaleb(-self.places)
+        ends = []
+        for end in (printed.value - printed.half, printed.value + printed.half):
+            end = end * 100 if percent else end
+            end = end if sign else abs(end)
+            text = f"{end.quantize(unit, ROUND_HALF_EVEN)}" + "%" * percent
+            ends.append(text.replace("-0.", "0.") if float(end) == 0 else text)
+        return " or ".join(dict.fromkeys(ends))
+
+
+def _printed_values(page) -> list[tuple[Block, list[_Value]]]:
+    """Each output block of `page` (hooks/pages.py's Page) and its numbers."""
+    found = []
+    for block in page.blocks:
+        if block.output is None:
+            continue
+        values = [
+            _Value.of(m.group(), *m.group("sign", "digits", "exp", "percent"), line)
+            for line, text in enumerate(
+                block.output.text.split("\n"), block.output.start + 1
+            )
+            for m in _PRINTED.finditer(text)
+        ]
+        found.append((block.output, values))
+    return found
+
+
+def _prose_values(prose: _Prose, sized: list[tuple[int, int]]):
+    """The prose's numbers with a decimal point, each with its sign (a minus or
+    a plus right before it, not after a word: "1-5" is a range) and whether it is
+    inside a phrase of `sized` (its sign in words)."""
+    for m in prose.numbers:
+        written = m.group()
+        digits = written.removesuffix("%")
+        if digits.count(".") != 1 or re.search(r",(?!\d{3}(?!\d))", digits):
+            continue  # an integer (its range is too wide to pair), or a version
+        before = prose.text[max(0, m.start() - 2) : m.start()]
+        sign = before[-1:] if before[-1:] in ("±", "+", *_MINUS) else ""
+        if sign in _MINUS and re.match(r"[\w)\]]", before[:1]):
+            sign = ""  # a range or a difference, x-0.5: not a sign
+        value = _Value.of(
+            sign.replace("±", "") + written,
+            sign,
+            digits,
+            None,
+            written.endswith("%"),
+            prose.line(m.start()),
+        )
+        in_words = sign == "±" or any(a <= m.start() < b for a, b in sized)
+        yield value, in_words
+
+
+def _restated(page, value, in_words, near, everything, where) -> str | None:
+    """What is wrong with the prose number `value` as a restatement of a printed
+    one (`near`: the numbers of the output block above it; `everything`: the
+    page's); None if nothing, or if it restates none."""
+    sizes = [p for p in near if value.restates(p, size_only=True)]
+    if sizes:
+        if in_words or any(value.restates(p) for p in sizes):
+            return None
+        return _wrong_sign(page, value, sizes[0], "the output block above", where)
+    if any(value.restates(p, size_only=in_words) for p in everything):
+        return None  # it restates another number: the page cannot say which
+    if value.significant < 2:
+        return None  # a number like 0.3 or 0.02 pairs too easily with a printed one
+    wrong = [p for p in near if value.misrounds(p)]
+    if wrong:
+        printed, places = wrong[0], value.places
+        return _problem(
+            f"docs/{page}:{value.line}: the prose says {value.written!r} where the "
+            f"output block above prints {printed.written!r} "
+            f"(docs/{page}:{printed.line}), which to {places} decimal "
+            f"place{'s' * (places != 1)} is "
+            f"{value.rounded(printed, sign=not in_words)!r}",
+            [],
+            'Round as the code does: f"{x:.3f}" rounds to the nearest (half to '
+            "even), it does not cut digits off.",
+        )
+    sizes = [p for p in everything if value.restates(p, size_only=True)]
+    if in_words or not sizes:
+        return None
+    return _wrong_sign(page, value, sizes[0], "another output block", where)
+
+
+def _wrong_sign(page, value: _Value, printed: _Value, block: str, where) -> str:
+    return _problem(
+        f"docs/{page}:{value.line}: the prose says {value.written!r} where "
+        f"{block} prints {printed.written!r} (docs/{page}:{printed.line}): the "
+        "sign differs",
+        [],
+        f"Write it as printed, {value.rounded(printed)!r}; or, if the words around "
+        'it give its sign ("0.4 below"), add a few of them with the number, as the '
+        f"page writes them, to magnitudes= in {where}.",
+    )
+
+
+def printed_number_problems(
+    page: str,
+    text: str | None = None,
+    magnitudes: set[str] = frozenset(),
+    where: str = "the page's test file",
+) -> list[str]:
+    """Prose numbers of docs/`page` (or of `text` in its place) that restate a
+    number its output blocks print, but with the other sign or another rounding;
+    [] if none. Only numbers with a decimal point: an integer's range (5: from 4.5
+    to 5.5) would pair it with any printed number near it.
+
+    A prose number is read against the output block above it first, the one its
+    paragraph most likely describes: if that block prints its size, one of those
+    must have its sign (so that a -0.0125 there is not excused by a 0.0125 printed
+    elsewhere). Otherwise, against every output block of the page. A number that
+    restates no printed number, but one of them rounded one unit off in its last
+    digit, is a wrong rounding. `magnitudes`: phrases, as the page writes them,
+    whose words give a printed negative number's sign ("0.4 below"); their
+    numbers are compared by size, and each phrase must be in the prose."""
+    prose = _Prose.of(page, text)
+    blocks = _printed_values(read(page, text))
+    everything = [value for _, values in blocks for value in values]
+    sized, problems = [], []
+    for phrase in sorted(magnitudes):
+        found = [m.span() for m in _words_pattern(phrase).finditer(prose.text)]
+        sized += found
+        if not found:
+            problems.append(
+                _problem(
+                    f"magnitudes= has {phrase!r}, which is not in the prose",
+                    [],
+                    f"Correct the phrase in {where} to the page's words, or remove "
+                    "it if its sentence is gone.",
+                )
+            )
+    for value, in_words in _prose_values(prose, sized):
+        above = [values for output, values in blocks if output.end < value.line]
+        near = above[-1] if above else []
+        problem = _restated(prose.page, value, in_words, near, everything, where)
+        problems += [problem] if problem else []
+    return problems
 
 
 def prose_value(page: str, phrase: str) -> str:

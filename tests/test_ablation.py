@@ -356,9 +356,17 @@ def test_the_baselines_put_the_single_heads_on_a_scale():
     assert (whole[:, 0] > kept[:, 0]).all() and (kept[:, 0] > largest_single).all()
     # "less than five times the line we drew for one head", layers 1 to 5
     assert whole[:5, 0].max() < 5 * singles.SMALL < whole[5, 0]
-    # "Layer 6 stays the one that matters most, by every measure on this page"
+    # "By this measure, the change in the embeddings, layer 6 stays the one that
+    # matters most"
     assert whole[:, 0].argmax() == kept[:, 0].argmax() == 5
     assert singles.change.mean(dim=1).argmax() == 5
+    # "The pairs task cannot rank the layers at all": without a whole layer, every
+    # layer's accuracy is within two sentences of every other's, and layer 6's is
+    # not the lowest, by either baseline
+    step = 1 / data.n
+    for pairs in (whole[:, 1], kept[:, 1]):
+        assert pairs.max() - pairs.min() <= 2 * step + 1e-6
+        assert pairs[5] > pairs.min()
     # the pairs task without a whole early layer: at most the full model's
     assert whole[:5, 1].max() <= data.pairs_accuracy(data.full)
 
@@ -648,7 +656,7 @@ def single_head_numbers() -> dict:
         "context width": f"{data.head_dim * 12}",
         "pairs": f"{data.n // 2}",
         "couples": f"in {len(data.COUPLES)} couples",
-        "sentences": [f"{data.n}"] * 2,  # "with 32 sentences", the note
+        "sentences": [f"{data.n}"] * 3,  # "with 32 sentences" twice, the note
         # alt text, text, "how small is a change of", "a head below", summary
         "small change": [f"{singles.SMALL}"] * 5,
         "heads below it, of all": [  # the text, the summary
@@ -699,12 +707,18 @@ def baseline_numbers() -> dict:
         "whole layer, least": f"{whole[early, 0].min():.4f}",
         "whole layer, most": [f"{whole[early, 0].max():.4f}"] * 2,
         "whole layer, pairs": (
-            f"between {whole[early, 1].min():.2f} and {whole[early, 1].max():.2f}"
+            f"between {whole[early, 1].min():.2f} and {whole[early, 1].max():.2f}, "
+            "where the full model"
         ),
         "best head, least": f"{kept[early, 0].min():.4f}",
         "best head, most": [f"{kept[early, 0].max():.4f}"] * 2,
         "layer 6, whole": f"{whole[5, 0]:.4f}",
         "layer 6, best head": f"{kept[5, 0]:.4f}",
+        "whole layer, pairs, every layer": (
+            f"between {whole[:, 1].min():.2f} and {whole[:, 1].max():.2f} in every "
+            "layer"
+        ),
+        "layer 6, whole, pairs": f"layer 6's {whole[5, 1]:.2f} included",
     }
 
 
@@ -720,7 +734,8 @@ def pruning_numbers() -> dict:
         "held-out sentences": f"{len(held_out.sentences)}",
         "held-out greedy": [f"{held_out.held_out_greedy:.3f}"] * 2,
         "held-out random": f"{held_out.held_out_random:.3f}",
-        "one sentence of the pairs task": f"{1 / data.n:.2f}",
+        # "its steps are 0.03", "a step of about 0.03"
+        "one sentence of the pairs task": [f"{1 / data.n:.2f}"] * 2,
         "no attention, unrelated": f"{data.pairs_accuracy(none, False):.2f}",
         # the alt text, the text
         "no attention, look-alikes": [f"{data.pairs_accuracy(none):.2f}"] * 2,

@@ -159,15 +159,17 @@ the spread is 0.15; no head gives more than 0.16.
 RESULTS = {"share": "60%", "spread and least": ["0.15"] * 2, "most": "0.16"}
 
 
-def check(computed, definitions=frozenset({"2"}), text=PAGE):
+def check(computed, definitions=frozenset({"2"}), text=PAGE, magnitudes=frozenset()):
     """check_prose_numbers on `text` as docs/p.md."""
     __tracebackhide__ = True
-    check_prose_numbers("p.md", computed, definitions, text=text)
+    check_prose_numbers("p.md", computed, definitions, text, magnitudes)
 
 
-def failure(computed, definitions=frozenset({"2"}), text=PAGE) -> str:
+def failure(
+    computed, definitions=frozenset({"2"}), text=PAGE, magnitudes=frozenset()
+) -> str:
     with pytest.raises(AssertionError) as raised:
-        check(computed, definitions, text)
+        check(computed, definitions, text, magnitudes)
     return str(raised.value)
 
 
@@ -306,3 +308,102 @@ def test_a_lazy_module_runs_when_first_used_or_imported(tmp_path, monkeypatch):
     assert "lazy_probe" not in sys.modules
     pages.import_lazy({"probe": probe, "other": 1})
     assert sys.modules["lazy_probe"].runs == [1] and probe.runs == [1]
+
+
+# -- a prose number that restates a printed one --------------------------------------
+
+PRINTED = """# A page
+
+```python
+print(0.0125, 0.31)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+tensor([0.0125, 0.3100])
+```
+
+```python
+print(-0.0125, 0.6621)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+score correlation    -0.0125
+score spread          0.6621
+```
+
+The scores are unrelated (correlation -0.013) and spread over 0.66.
+"""
+# The test registers what the prose says. A test that formats abs(x), or rounds
+# another way, passes the registration: this check reads the output blocks.
+SAID = {"correlation": "(correlation -0.013)", "spread": "0.66"}
+
+
+def line_of(text: str) -> str:
+    """docs/p.md:N, N the line of PRINTED that starts with `text`."""
+    lines = PRINTED.split("\n")
+    return f"docs/p.md:{next(i for i, x in enumerate(lines, 1) if x.startswith(text))}"
+
+
+def restated(written: str, said: str, magnitudes=frozenset()) -> str:
+    """The failure of PRINTED with its correlation written `written`."""
+    text = PRINTED.replace("(correlation -0.013)", f"(correlation {written})")
+    return failure({**SAID, "correlation": said}, set(), text, magnitudes)
+
+
+def test_a_restated_number_with_the_wrong_sign_fails_naming_page_and_number(docs):
+    check(SAID, set(), PRINTED)
+    for minus in ("-0.012", "−0.013"):  # either rounding of -0.0125; U+2212 too
+        text = PRINTED.replace("-0.013", minus)
+        check({**SAID, "correlation": f"(correlation {minus})"}, set(), text)
+    sentence, printed = line_of("The scores"), line_of("score correlation")
+    message = restated("0.013", "0.013)")
+    assert "docs/p.md: its prose restates numbers of its output blocks" in message
+    assert (
+        f"{sentence}: the prose says '0.013' where the output block above prints "
+        f"'-0.0125' ({printed}): the sign differs" in message
+    )
+    assert "Write it as printed, '-0.013 or -0.012'" in message
+    # the first block's 0.0125 does not excuse it: the block above is read first
+    assert "tensor([0.0125" in PRINTED
+    # in math, or with a plus sign, it is the same number
+    for written, shown in [("$\\rho = 0.013$", "0.013"), ("+0.013", "+0.013")]:
+        message = restated(written, written)
+        assert f"{sentence}: the prose says {shown!r} where" in message
+
+
+def test_a_restated_number_rounded_the_wrong_way_fails(docs):
+    sentence, printed = line_of("The scores"), line_of("score spread")
+    for wrong, right in [("0.67", "0.66"), ("0.663", "0.662")]:  # 0.6621
+        text = PRINTED.replace("over 0.66.", f"over {wrong}.")
+        message = failure({**SAID, "spread": wrong}, set(), text)
+        assert (
+            f"{sentence}: the prose says {wrong!r} where the output block above "
+            f"prints '0.6621' ({printed}), which to {len(right) - 2} decimal places "
+            f"is {right!r}" in message
+        )
+        text = PRINTED.replace("over 0.66.", f"over {right}.")
+        check({**SAID, "spread": right}, set(), text)
+
+
+def test_a_sign_in_words_is_registered_as_a_magnitude(docs):
+    said = "(correlation 0.013 below"
+    message = restated("0.013 below zero", said)
+    assert "the sign differs" in message and "to magnitudes= in" in message
+    text = PRINTED.replace("(correlation -0.013)", "(correlation 0.013 below zero)")
+    check({**SAID, "correlation": said}, set(), text, {"0.013 below zero"})
+    message = restated("0.013 below zero", said, {"0.013 under zero"})
+    assert "magnitudes= has '0.013 under zero', which is not in the prose" in message
+
+
+def test_numbers_that_restate_nothing_are_not_paired_with_printed_ones(docs):
+    """Integers, numbers of one significant digit (a bound, a parameter of a
+    heading: N(0, 0.02), one unit from -0.0125) and a range are left alone."""
+    text = PRINTED.replace(
+        "spread over 0.66.",
+        "spread over 0.66. Layers 1-5, a bound of -0.3, a width of -1; N(0, 0.02).",
+    )
+    check(SAID, {"1", "5", "0", "0.02", "0.3"}, text)

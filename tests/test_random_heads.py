@@ -304,25 +304,44 @@ def test_the_real_width_spreads_are_what_those_deviations_predict():
     )
 
 
-def test_the_page_leads_with_the_real_width_result():
-    """The title asks the question the real width answers
-    (no), and the real-width section comes before the toy's, the cautionary case."""
+REAL_WIDTH = "## Optional depth: on a real model's inputs and width"
+TOY = "## Optional depth: on our toy, the cautionary case"
+SYMMETRY = "## Why heads must start different"
+
+
+def test_the_page_leads_with_the_symmetry_argument_and_the_headline():
+    """A core-path page: its lead gives why heads start random and the answer
+    (unrelated; alike on the toy only because near-uniform), the symmetry
+    section comes before the measurements, and those are optional depth."""
     text = (DOCS / "random-heads.md").read_text(encoding="utf-8")
     assert text.startswith("# Do untrained heads look alike?\n")
     assert "Why untrained heads look alike" not in text
     lead = " ".join(text[: text.index("## Three ways")].split())
+    assert "one head, twice" in lead and "(#why-heads-must-start-different)" in lead
+    assert "random heads are unrelated.**" in lead and "zero-centred" in lead
+    assert "because their maps are near-uniform" in lead
     assert "**With a real model's inputs and width, no.**" in lead
     assert "**On our three-number toy, yes**" in lead
-    real_width = text.index("## On a real model's inputs and width")
-    toy_section = text.index("## On our toy: the cautionary case")
-    assert real_width < toy_section
+    assert text.index(SYMMETRY) < text.index(REAL_WIDTH) < text.index(TOY)
+    # every section after the symmetry argument is optional depth
+    after = text[text.index(SYMMETRY) + len(SYMMETRY) :]
+    headings = [line for line in after.split("\n") if line.startswith("## ")]
+    assert [h.split(" {")[0] for h in headings] == [REAL_WIDTH, TOY]
+    # the measurements: at real width before the toy's, the cautionary case
     assert text.index("ex06_real_width.py:page") < text.index("ex05_measure.py:page")
-    assert real_width < text.index("ex02_one_pair.py:page")
+    assert text.index(REAL_WIDTH) < text.index("ex02_one_pair.py:page")
+    assert (
+        text.index(SYMMETRY)
+        < text.index("ex07_symmetry.py:page")
+        < text.index(REAL_WIDTH)
+    )
     # the lead's numbers are the real-width measurement's
     for init in ZERO_CENTRED:
         assert real[init][JS] > 10 * toy[init][JS]  # many times the toy's ...
         assert real[init][JS] < baseline  # ... less than heads 1 and 2
         assert abs(real[init][CORR]) < 0.01  # unrelated
+        # on the toy, near-uniform: (toy table) less than 0.05 from 1/6 anywhere
+        assert toy[init][UNIFORM] < 0.05
 
 
 def prose_numbers() -> dict:
@@ -333,8 +352,9 @@ def prose_numbers() -> dict:
         "head 1 vs head 2, bits": [f"{baseline:.3f}"] * 4,  # a yardstick, 4 times
         "rand same top token": [f"{rand[SAME_TOP]:.0%}"] * 2,  # text, summary
         "rand score correlation": f"{rand[CORR]:.2f}",
-        "nn.Linear toy correlation": f"correlation is {abs(linear[CORR]):.2f} and",
-        "N(0, 0.02) toy correlation": f"{abs(gpt2[CORR]):.2f}",
+        # correlations with their sign, as the blocks print them
+        "nn.Linear toy correlation": f"correlation is {linear[CORR]:.2f} and",
+        "N(0, 0.02) toy correlation": f"{gpt2[CORR]:.2f}",
         "nn.Linear toy same top": f"{linear[SAME_TOP]:.0%}",
         "N(0, 0.02) toy same top": f"{gpt2[SAME_TOP]:.0%}",
         "nn.Linear toy spread": [f"{linear[SPREAD]:.2f}"] * 2,  # toy; real width
@@ -355,7 +375,7 @@ def prose_numbers() -> dict:
         "pairs at the toy's width": f"{len(x3):,}",
         "nn.Linear narrow JS": f"{narrow['nn.Linear'][JS]:.3f} bits apart",
         "nn.Linear real JS, beside it": f"nearly the {real['nn.Linear'][JS]:.3f}",
-        "nn.Linear narrow correlation": f"{abs(narrow['nn.Linear'][CORR]):.3f})",
+        "nn.Linear narrow correlation": f"{narrow['nn.Linear'][CORR]:.3f})",
         "nn.Linear narrow spread": f"{narrow['nn.Linear'][SPREAD]:.2f}.",
         "N(0, 0.02) narrow spread": f"{narrow['N(0, 0.02)'][SPREAD]:.4f},",
     }
@@ -364,7 +384,7 @@ def prose_numbers() -> dict:
         computed |= {
             f"{init} real spread": f"{r[SPREAD]:.2f}",
             f"{init} real from uniform": f"{r[UNIFORM]:.2f}",
-            f"{init} real correlation": [f"{abs(r[CORR]):.3f}"] * 2,  # lead, section
+            f"{init} real correlation": [f"{r[CORR]:.3f}"] * 2,  # lead, section
             f"{init} real same top": f"{r[SAME_TOP]:.0%}",
             f"{init} real JS": [f"{r[JS]:.3f}"] * 2,  # the lead, the section
         }
