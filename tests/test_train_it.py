@@ -617,12 +617,116 @@ def checked_numbers() -> dict:
     }
 
 
+def last_step_rate() -> float:
+    """The learning rate of the last step, as CosineAnnealingLR sets it: stepped
+    once after each of the STEPS - 1 steps before it."""
+    weight = torch.nn.Parameter(torch.zeros(1, dtype=torch.float64))
+    optimizer = torch.optim.Adam([weight], lr=train.LR)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, train.STEPS)
+    for _ in range(train.STEPS - 1):
+        optimizer.step()
+        schedule.step()
+    return schedule.get_last_lr()[0]
+
+
+def test_the_last_step_runs_at_a_small_positive_rate():
+    """ "The schedule does not reach zero": PyTorch's rate at the last step is the
+    by-hand learning_rate(STEPS - 1), above zero; zero is the rate of a step
+    after the last."""
+    last = last_step_rate()
+    assert last == pytest.approx(train.learning_rate(train.STEPS - 1), rel=1e-9)
+    assert last > 1e-9 and train.learning_rate(0) == train.LR
+    assert train.learning_rate(train.STEPS) < 1e-17
+
+
+def js_constant(name: str) -> str:
+    """`const NAME = ...;` in docs/assets/js/trainer.js: its value, as written."""
+    import re
+
+    from snippets import ROOT
+
+    source = (ROOT / "docs/assets/js/trainer.js").read_text(encoding="utf-8")
+    (found,) = re.findall(rf"^ *const {name} = (.+?);", source, flags=re.M)
+    return found
+
+
+def test_the_trainers_adam_is_the_pythons():
+    """Adam's betas and eps: hard-coded in trainer.js (every other setting reaches
+    it from the snippets, hooks/trainer.py), the same as ex03_train's."""
+    assert json.loads(js_constant("BETAS")) == list(train.BETAS)
+    assert float(js_constant("EPS")) == train.EPS
+
+
+def loop_numbers() -> dict:
+    """ "Every detail, for writing your own loop", and the thresholds wherever the
+    prose gives them: as the page's JavaScript gets them (hooks/trainer.py's
+    trainer_data, from the snippets), Adam's from ex03_train (its twin in
+    trainer.js: test_the_trainers_adam_is_the_pythons), the rest from the code."""
+    from hooks.trainer import trainer_data
+
+    data = trainer_data()
+    claims_ = {name: f"{value:g}" for name, value in data["claims"].items()}
+    tol, accurate = f"{data['tol']:g}", claims_["two_heads_min_accuracy"]
+    role, one_head = claims_["role_min_attention"], claims_["one_head_max_accuracy"]
+    ratio = claims_["one_head_min_mse_ratio"]
+    eps = round(math.log10(train.EPS))
+    assert 10.0**eps == train.EPS
+    mantissa, exponent = f"{last_step_rate():.1e}".split("e")
+    last = f"${mantissa} \\times 10^{{{int(exponent)}}}$"
+    shapes = depth.shapes(2)
+    stream_width = [  # W_in, a layer's W_query (and key, value), its W_o, W_out
+        shapes["W_in"][0],
+        shapes["layers.0.W_query"][1],
+        shapes["layers.0.W_o"][0],
+        shapes["W_out"][1],
+    ]
+    one_layer = sum(w.numel() for w in stream.initial_weights(0).values())
+    return {
+        "the last step's rate": [last, last],
+        "the step that is not taken": f"a step {train.STEPS + 1}",
+        "the stream, in the depth shapes": [str(n) for n in stream_width],
+        "one layer's weights": f"{one_layer} numbers in all",
+        "beta 1": f"\\beta_1 = {train.BETAS[0]:g}",
+        "beta 2": f"\\beta_2 = {train.BETAS[1]:g}",
+        "eps": f"\\epsilon = 10^{{{eps}}}",
+        "held out": f"{data['test_size']} of them, drawn once",
+        "held out, seed": f"seeded with {data['test_seed']:,}",
+        "accurate within": [
+            f"within {tol} of their target",
+            f"less than {tol} from its",
+            f"within {tol} of its target",
+        ],
+        "accurate on a lookup": [
+            *[f"({accurate} or more on each)"] * 2,
+            f"with {accurate} or more on each",
+            f"below {accurate} too",
+            f"lookup is below {accurate}",
+        ],
+        "a head's place": [
+            f"at least {role} of its weight",
+            f"whether that is {role} or more",
+            f"less than {role} there",
+            f"puts {role} or more of its",
+        ],
+        "one head's accuracy": [
+            f"at most {one_head} of the outputs",
+            f"above {one_head}, and",
+        ],
+        "one head's error": [
+            f"at least {ratio} times that",
+            f"less than {ratio} times theirs",
+        ],
+        "start alike": f"more than {claims_['js_before_max']} bits",
+        "end apart": f"by {claims_['js_after_min']} bits or more",
+    }
+
+
 def test_prose_numbers():
     from tests.pages import check_prose_numbers
 
-    definitions = "0 1 2 3 4 5 8 9 10 100 256 800 4096 0.1 0.6 0.85 0.9 1% 1.01"
+    definitions = "0 1 2 3 4 5 8 9 10 100 256 800 4096 0.1 1% 1.01"
     check_prose_numbers(
         "train-it.md",
-        computed=seed_numbers() | depth_numbers() | checked_numbers(),
+        computed=seed_numbers() | depth_numbers() | checked_numbers() | loop_numbers(),
         definitions=set(definitions.split()),
     )
