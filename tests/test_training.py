@@ -312,6 +312,7 @@ def test_prose_numbers(untrained):
         computed={
             "tolerance": f"within {tolerance} of",
             "the line": f"at least {claims.TWO_HEADS_MIN_ACCURACY} of",
+            "two perfect heads' divergence": f"about {perfect_heads_divergence():.2f}.",
             "smallest spread": f"{min(spreads):.2f}",
             "largest spread": f"{max(spreads):.2f}",
             "weights before training":
@@ -354,6 +355,24 @@ def test_prose_numbers(untrained):
         definitions={"0", "1", "2", "3", "4", "5", "6", "2017", "2021", "1000", "1039",
                      "1%"},
     )  # fmt: skip
+
+
+def perfect_heads_divergence() -> float:
+    """The mean JS divergence of two heads that each do their lookup
+    perfectly: one all on the previous position, one all on the largest key."""
+    x, _ = held_out()
+    n, t = x.shape[:2]
+    previous = torch.eye(t).roll(-1, dims=1).expand(n, t, t)  # row i: i - 1
+    largest = torch.nn.functional.one_hot(x[..., 1].argmax(1), t).float()
+    largest = largest[:, None, :].expand(n, t, t)  # every row: the largest key
+    return measures.js_divergence(previous, largest).mean().item()
+
+
+def test_two_perfect_heads_share_one_row_in_six():
+    """The page: the divergence of two perfect heads is at most 5/6 of a bit,
+    since one row in T has its previous position at the largest key."""
+    assert abs(perfect_heads_divergence() - (T - 1) / T) < 1e-6
+    assert abs(perfect_heads_divergence() - 5 / 6) < 1e-6  # the page's 5/6
 
 
 def nudge_numbers() -> dict:
