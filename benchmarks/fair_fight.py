@@ -195,6 +195,7 @@ def write(path, key, tuning, chosen, evaluated, separate) -> None:
     lines.append(f'    "seeds": ({seeds.start}, {seeds.stop}),  # range(start, stop)')
     lines.append(f'    "tuning seeds": ({TUNING_SEEDS.start}, {TUNING_SEEDS.stop}),')
     lines.append(f'    "rates": {RATES!r},')
+    lines.append(f'    "steps": ({STEPS}, {LONG}),  # at every rate, then at the best')
     lines.append(f'    "tie": {TIE!r},  # the rule\'s margin on the worse lookup')
     lines += fresh_seeds.made_lines(fresh_seeds.machine())
     lines.append('    "tuning": {  # design -> (lr, steps) -> its two medians')

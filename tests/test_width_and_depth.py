@@ -607,6 +607,7 @@ def test_every_design_is_tuned_by_the_fixed_rule_on_seeds_no_page_reports():
     rates = tuned_results["rates"]
     assert rates == fair_fight.RATES and len(rates) >= 4
     assert max(rates) / min(rates) >= 10  # at least a decade
+    assert tuned_results["steps"] == (STEPS, fair_fight.LONG)
     for name, medians in tuned_results["tuning"].items():
         at_800 = {(lr, STEPS): medians[lr, STEPS] for lr in rates}
         lr = fair_fight.best(at_800)[0]  # the longer run is at the best of these

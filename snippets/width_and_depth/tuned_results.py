@@ -19,6 +19,7 @@ tuned_results = {
     "seeds": (2000, 2100),  # range(start, stop)
     "tuning seeds": (3000, 3008),
     "rates": (0.01, 0.03, 0.1, 0.3),
+    "steps": (800, 1600),  # at every rate, then at the best
     "tie": 0.01,  # the rule's margin on the worse lookup
     "made": {  # machine()
         "kernels": {
