@@ -417,6 +417,30 @@ def test_only_the_explorers_page_is_marked_as_such():
         edit('<html><div id="explorer"></div></html>')
 
 
+def test_the_first_screen_ends_after_the_block_that_reaches_its_text(monkeypatch):
+    """The mark goes after the top-level block whose end brings the text a reader
+    sees to SCREEN_TEXT characters: a closed <details> counts its summary only, a
+    script nothing, an open <details> all of it; a shorter page gets it at its end."""
+    monkeypatch.setattr(page_load, "SCREEN_TEXT", 10)
+    mark = f'<span id="{page_load.FIRST_SCREEN}" hidden></span>'
+    closed = "<details><summary>ab</summary><p>hidden text</p></details>"
+    script = '<script type="application/json">{"a": 1234567890}</script>'
+    html = f"<p>abcd<br>e</p>\n{closed}\n{script}<hr>\n<div><p>fgh</p></div>\n<p>i</p>"
+    cut = html.index("\n<p>i")
+    assert page_load.first_screen_mark(html) == html[:cut] + mark + html[cut:]
+    opened = closed.replace("<details>", "<details open>")
+    assert page_load.first_screen_mark(f"{opened}<p>x</p>") == f"{opened}{mark}<p>x</p>"
+    assert page_load.first_screen_mark("<p>short</p>") == f"<p>short</p>{mark}"
+
+
+def test_every_page_waits_for_its_first_screen(built_site):
+    """overrides/main.html's link names the mark, which every page has once."""
+    for page, html in built_pages(built_site).items():
+        link = f'<link rel="expect" href="#{page_load.FIRST_SCREEN}" blocking="render">'
+        assert link in html.split("</head>")[0], page
+        assert html.count(f'id="{page_load.FIRST_SCREEN}"') == 1, page
+
+
 def test_a_patch_to_materials_script_applies_once_or_stops_the_build():
     patch = page_load.Patch(why="the reason", old="f(1);", new="f(2);")
     script = "a();f(1);b();\n//# sourceMappingURL=bundle.min.js.map\n"

@@ -91,9 +91,13 @@ COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 def run_axe(page, rules: list[str] | None = None) -> list[dict]:
     """axe-core's violations (from the npm package), compact: all of axe's
-    default rules, or only `rules`."""
+    default rules, or only `rules`. On the whole page laid out: axe scrolls to
+    what it checks, and a block that content-visibility had skipped then takes its
+    height under axe's feet (the footer, read where a code block had just moved,
+    failed for contrast against the code's background)."""
     if not AXE_JS.exists():
         pytest.fail(f"{AXE_JS} is missing: run `npm ci` (make does it)")
+    draw_whole_page(page)
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE_JS))
     # resultTypes: axe keeps full details for violations only (much faster)

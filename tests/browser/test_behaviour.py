@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from hooks import page_load
 from tests.browser import browser_kit as kit
 
 ROOT_SCHEME = "() => getComputedStyle(document.documentElement).colorScheme"
@@ -140,25 +141,44 @@ MOBILE = pytest.mark.browser_context_args(
     viewport={"width": 412, "height": 823}, is_mobile=True, device_scale_factor=1.75
 )
 DESKTOP = pytest.mark.browser_context_args(device_scale_factor=1.75)
+LARGE = pytest.mark.browser_context_args(viewport={"width": 2560, "height": 1440})
+# How many screens down the first screen's mark is (hooks/page_load.py): every block
+# at its height, not content-visibility's placeholder, for the measure.
+MARK_DEPTH = f"""() => {{
+    document.querySelectorAll(".md-typeset > *").forEach((e) =>
+        e.style.contentVisibility = "visible");
+    const mark = document.getElementById("{page_load.FIRST_SCREEN}");
+    const before = mark.previousElementSibling ?? mark.parentElement;
+    return before.getBoundingClientRect().bottom / innerHeight;
+}}"""
 
 
 @pytest.mark.parametrize(
     "viewport",
-    [pytest.param("mobile", marks=MOBILE), pytest.param("desktop", marks=DESKTOP)],
+    [
+        pytest.param("mobile", marks=MOBILE),
+        pytest.param("desktop", marks=DESKTOP),
+        pytest.param("large", marks=LARGE),
+    ],
 )
 def test_pages_do_not_shift_as_they_load(page, problems, viewport):
     """Nothing moves under the reader as a page loads (Lighthouse's Cumulative
-    Layout Shift): the math is laid out in its own fonts from the start, and no
-    block on the first screen is first laid out at a placeholder height (the
-    stylesheet's content-visibility). In Lighthouse's mobile viewport too. A shift
-    from a late font shows only on a busy machine, so the fonts are checked where
-    it starts: each math font is loaded when the body starts."""
+    Layout Shift): the math is laid out in its own fonts from the start, no block
+    on the first screen is first laid out at a placeholder height (the
+    stylesheet's content-visibility), and nothing is drawn before the first screen
+    is parsed (its mark is a screen further down, at least). In Lighthouse's
+    mobile viewport too. A shift from a late font, or a half-parsed screen, shows
+    only on a busy machine, so the fonts are checked where it starts: each math
+    font is loaded when the body starts."""
     page.add_init_script(FACES_AT_BODY)
     shifts, not_loaded = {}, {}
-    for path in ["cost/", "training/", "one-head/", ""]:
+    for path in ["cost/", "training/", "one-head/", "", "train-it/"]:
         page.goto(path)
         if found := page.evaluate(LAYOUT_SHIFTS):
             shifts[path] = found
+        assert page.evaluate(MARK_DEPTH) > 1.5, path
+        if path == "train-it/":
+            continue  # the page the mark is nearest the screen on, without math
         faces = page.evaluate("window.facesAtBody")
         assert faces, path  # each of these pages has math
         loaded = {family for family, status in faces if status == "loaded"}
