@@ -15,6 +15,7 @@ from snippets.training import ex06_measures as measures
 from snippets.training.ex01_task import D_MODEL, T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
 from snippets.training.ex05_train import BATCH, LR, STEPS, accuracy, held_out, train
+from snippets.training.ex14a_interval import interval
 from snippets.training.seed_results import seed_results
 from snippets.width_and_depth.design_results import design_results
 from snippets.width_and_depth.tuned_results import tuned_results
@@ -319,7 +320,11 @@ def test_prose_numbers(untrained):
                 f"between {weights.min():.2f} and {weights.max():.2f},",
             "the maps": f"${D_MODEL} \\times 4$",
             "an OV circuit": f"${D_MODEL} \\times 2$",
-            "fresh seeds": [f"{n}"] * 9,
+            "fresh seeds": [f"{n}"] * 11,
+            "the ends' intervals":
+                f"a perfect {n} of {n} is only evidence that the rate is above "
+                f"{interval(n, n)[0]}%, and 0 of {n} that it is below "
+                f"{interval(0, n)[1]}%.",
             "the picture's positions": f"the {misses.N_SHOWN * T} positions",
             "the picture's sequences": f"first {misses.N_SHOWN} held-out",
             "the picture's band": f"between -{band} and {band}",
@@ -353,7 +358,7 @@ def test_prose_numbers(untrained):
         # this page was made, not a result); the planted error the rounding note
         # names (a learning rate 1% off).
         definitions={"0", "1", "2", "3", "4", "5", "6", "2017", "2021", "1000", "1039",
-                     "1%"},
+                     "1%", "95%", "1927"},
     )  # fmt: skip
 
 
@@ -664,3 +669,23 @@ def test_alt_wide_head_misses():
     assert right[:, 0].min() < -0.85 and right[:, 0].max() > 0.85  # near -1, 1
     assert right[:, 1].abs().max() < band
     assert right[:, 1].abs().max() > band - 0.1  # the bound is not loose
+
+
+@pytest.mark.parametrize("n", [20, 100])
+def test_a_counts_interval_is_wilsons(n):
+    """Each end is the rate p at which the count's score, |k/n - p| over its
+    standard error at p, is 1.96 (Wilson, 1927), to within the rounding to a whole
+    count: the score is above 1.96 half a count outside each end, below it half a
+    count inside. 0 and n have no end beyond them."""
+
+    def score(k, count):
+        p = count / n
+        return abs(k / n - p) / math.sqrt(p * (1 - p) / n)
+
+    for k in range(n + 1):
+        low, high = interval(k, n)
+        assert 0 <= low <= k <= high <= n
+        if low > 0:
+            assert score(k, low - 0.5) > 1.96 > score(k, low + 0.5), (k, low)
+        if high < n:
+            assert score(k, high + 0.5) > 1.96 > score(k, high - 0.5), (k, high)

@@ -1,6 +1,7 @@
 """The claims over 100 seeds that the page does not show (make seeds)."""
 
 from snippets.training.ex13_claims import TWO_HEADS_MIN_ACCURACY
+from snippets.training.ex14a_interval import interval
 from snippets.training.seed_results import seed_results
 
 # isort: split
@@ -43,9 +44,11 @@ rows = {
     "first set-up: two heads meet every claim":
         kept(seed_results["broken, first set-up"]),
 }  # fmt: skip
-print(f"seeds {start} to {stop - 1}: in how many of the {len(runs)}")
+print(f"seeds {start} to {stop - 1}: in how many of the {len(runs)},",
+      "and the 95% interval")  # fmt: skip
 for what, n in rows.items():
-    print(f"  {what:50} {n:3d}")
+    low, high = interval(n, len(runs))
+    print(f"  {what:50} {n:3d}  ({low}-{high})")
 for seed, claims in seed_results["broken"].items():
     print(f"seed {seed}: {'; '.join(claims)}")
 stalled = [first_setup[seed]["most_on_prev"]

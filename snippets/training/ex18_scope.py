@@ -4,6 +4,7 @@ own best (make tune)."""
 
 from snippets.training.ex13_claims import TWO_HEADS_MIN_ACCURACY
 from snippets.training.ex14_fresh_seeds import start, stop
+from snippets.training.ex14a_interval import interval
 from snippets.training.seed_results import seed_results
 from snippets.width_and_depth.tuned_results import tuned_results
 
@@ -27,10 +28,14 @@ def on_both(runs):
     return sum(min(p, k) >= TWO_HEADS_MIN_ACCURACY for p, k in pairs)
 
 
-print(f"seeds {start} to {stop - 1}: accurate on both lookups, in how many")
+n = stop - start
+print(f"seeds {start} to {stop - 1}: accurate on both lookups, in how many",
+      "(and the 95% interval)")  # fmt: skip
 print("here: at this page's settings; own best: at the design's own")
-print(f"{'':56} {'here':>5}  {'own best':>8}")
+print(f"{'':56} {'here':>12}  {'own best':>12}")
 for name, (_, _, both) in seed_results["designs"].items():
     best = on_both(tuned_results["designs"][name])
-    print(f"{name:15} {WHAT[name]:40} {both:5d}  {best:8d}")
+    here, own = [f"{k:3d} ({'-'.join(map(str, interval(k, n)))})"
+                 for k in (both, best)]  # fmt: skip
+    print(f"{name:15} {WHAT[name]:40} {here:>12}  {own:>12}")
 # --8<-- [end:page]

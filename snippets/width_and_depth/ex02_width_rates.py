@@ -1,5 +1,6 @@
 """Each split of the width over the 100 fresh seeds (make seeds)."""
 
+from snippets.training.ex14a_interval import interval
 from snippets.width_and_depth.design_results import design_results
 from snippets.width_and_depth.ex01_split_width import WIDTHS
 
@@ -31,15 +32,18 @@ def near_line(runs):
 
 
 def print_rates(designs):
-    """A line per design: the counts over the line, how many seeds sit
-    near it, and the test MSE (median, and range) behind them."""
-    print(f"{'design':15} previous  largest key  both  near line",
+    """A line per design: the counts over the line (both lookups with the
+    count's 95% interval), how many seeds sit near the line, and the test
+    MSE (median, and range) behind them."""
+    print(f"{'design':15} previous  largest key  both (95%)  near line",
           " test MSE: median, range")  # fmt: skip
     for name, runs in designs.items():
         previous, largest, both = accurate(runs)
+        low, high = interval(both, len(runs["test mse"]))
+        both = f"{both:3d} ({low}-{high})"
         mse = runs["test mse"]
-        print(f"{name:15} {previous:8d} {largest:12d} {both:5d}"
-              f" {near_line(runs):10d}   {statistics.median(mse):.4f},"
+        print(f"{name:15} {previous:8d} {largest:12d} {both:12}"
+              f" {near_line(runs):9d}   {statistics.median(mse):.4f},"
               f" {min(mse):.4f} to {max(mse):.4f}")  # fmt: skip
 
 

@@ -1,6 +1,7 @@
 """The separate-numbers task over fresh seeds (make tune)."""
 
 from snippets.training.ex05_train import LR
+from snippets.training.ex14a_interval import interval
 from snippets.width_and_depth.ex02_width_rates import accurate
 from snippets.width_and_depth.tuned_results import tuned_results
 
@@ -9,8 +10,9 @@ separate = tuned_results["separate numbers"]  # design -> field -> per seed
 first, end = tuned_results["separate seeds"]
 print(f"two values in two numbers, seeds {first} to {end - 1},",
       f"learning rate {LR}: in how many each design is accurate")  # fmt: skip
-print("design   on previous  on largest key  on both")
+print("design   on previous  on largest key  on both (95%)")
 for name, runs in separate.items():
     previous, largest, both = accurate(runs)
-    print(f"{name:8} {previous:11d} {largest:15d} {both:8d}")
+    low, high = interval(both, end - first)
+    print(f"{name:8} {previous:11d} {largest:15d} {both:8d} ({low}-{high})")
 # --8<-- [end:page]
