@@ -194,7 +194,7 @@ def scope_numbers() -> dict:
 
 def tuned_numbers(zero: float) -> dict:
     """The results the section "Every design at its own best" says."""
-    from snippets.training.ex05_train import LR, STEPS
+    from snippets.training.ex05_train import BATCH, LR, STEPS
 
     both = {n: sum(min(r) >= claims.TWO_HEADS_MIN_ACCURACY for r in tuned_by_design(n))
             for n in tuned_results["designs"]}  # fmt: skip
@@ -212,6 +212,7 @@ def tuned_numbers(zero: float) -> dict:
     )
     return {
         "the shared settings": f"learning rate ({LR}) and its {STEPS} training",
+        "the batch no design tunes": f"the batch of {BATCH}, the one-hot",
         "the tuning seeds": f"eight seeds, {first} to {end - 1},",
         "the rates": f"from {min(rates)} to {max(rates)},",
         "the tie": f"within {tuned_results['tie']} of that",

@@ -38,6 +38,9 @@ for h in heads[1:]:
     n = len(losses(64, h))
     print(f"  h = {h:2}, d_head = {64 // h:2}:  {difference:+.3f} ± {sd:.3f}",
           f"  {t:+6.1f}      {lower} of {n} seeds")  # fmt: skip
+difference, sd, t, lower = compare(64, 2, 4)
+print(f"h = 2 against h = 4: {difference:+.3f} ± {sd:.3f},",
+      f"paired t {t:+.1f}, h = 2 lower in {lower} of {n} seeds")  # fmt: skip
 spread = seeds_sd(64, heads)
 print(f"the seeds' standard deviation at width 64, pooled: {spread:.3f} nats")
 # --8<-- [end:page]
