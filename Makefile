@@ -146,38 +146,38 @@ bench: $(STAMP)  ## time every attention variant (a minute or two); the cost pag
 # Writes snippets/training/seed_results.py, then the output blocks of the pages that
 # print from it, so that the tests agree with the new records.
 seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); the page shows the rates
-	$(BIN)/python -m benchmarks.fresh_seeds
+	$(BIN)/python -m experiments.fresh_seeds
 	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md docs/ablation.md --update-outputs -q -p no:cacheprovider
 
 # Writes snippets/width_and_depth/tuned_results.py: every design at its own best
 # learning rate and steps, tuned on seeds no page reports, then on the fresh seeds.
 tune: $(STAMP)  ## every design at its own best settings (about 40 minutes on 2 cores); the pages show it
-	$(BIN)/python -m benchmarks.fair_fight
+	$(BIN)/python -m experiments.fair_fight
 	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md --update-outputs -q -p no:cacheprovider
 
 # Writes tests/data/nudge_spread.json: how far a one-ulp nudge of the start moves
 # each record the suite trains again, which sets those checks' tolerances.
 spread: $(STAMP)  ## the spread a one-ulp nudge makes in each retrained record (about two minutes): the checks' tolerances
-	$(BIN)/python -m benchmarks.nudge_spread
+	$(BIN)/python -m experiments.nudge_spread
 
 # Writes snippets/real_text/sweep_results.py, then the output blocks of the page that
 # prints from it, so that the tests agree with the new records. Under nice: it keeps
 # both cores busy for about 27 minutes on an idle machine (the page estimates it from
 # the CPU time per step it records), far longer on a busy one.
 sweep: $(STAMP)  ## the real-text page's sweep of heads and seeds (about 27 minutes on 2 idle cores); the page shows it
-	nice -n 10 $(BIN)/python -m benchmarks.head_sweep
+	nice -n 10 $(BIN)/python -m experiments.head_sweep
 	$(BIN)/python -m pytest docs/real-text.md --update-outputs -q -p no:cacheprovider
 
 # Writes snippets/train_it/twin_results.py and tests/data/train_it_steps.json, then
 # the output blocks of the page that prints from them.
 twin: $(STAMP)  ## the live trainer's runs in PyTorch, float64 (minutes): the page's rates, the browser's reference
-	$(BIN)/python -m benchmarks.train_it_twin
+	$(BIN)/python -m experiments.train_it_twin
 	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
 
 # Writes tests/data/train_it_depth_steps.json: PyTorch's runs of the depth model the
 # live trainer can train, the browser's reference (minutes).
 twin-depth: $(STAMP)  ## PyTorch's float64 runs of one and two layers, the live trainer's reference
-	$(BIN)/python -m benchmarks.train_it_depth
+	$(BIN)/python -m experiments.train_it_depth
 
 # Where make test's time goes: collection (paid by every xdist worker), then the
 # whole suite with its slowest tests; against the budget of about 3 minutes.

@@ -4,7 +4,7 @@ benchmark that prints figures against the goals (GOALS below), not a test.
     .venv/bin/python -m benchmarks.bench_live_model [--site DIR] [--runs N]
 
 It serves a strict build (or the site in DIR) on 127.0.0.1 as a real host does,
-text gzip-compressed (hooks/build.py's SiteHandler), opens docs/your-sentence.md,
+text gzip-compressed (tools/build.py's SiteHandler), opens docs/your-sentence.md,
 presses "Load the model" and measures:
 
 - the bytes fetched on Load: as files, and as sent (with gzip where the host
@@ -28,9 +28,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from hooks.build import build, serve
 from hooks.live_model import SITE
 from scripts.find_chromium import CHROMIUM_ARGS, chromium
+from tools.build import build, serve
 
 GOALS = {"fetched MB": 40, "first map s": 3, "32 tokens ms": 100}
 LENGTHS = [8, 16, 32, 64]

@@ -38,9 +38,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from hooks.build import build, serve
-from hooks.pages import ROOT
 from scripts.find_chromium import CHROMIUM_ARGS, chromium
+from tools.build import build, serve
+from tools.pages import ROOT
 
 GOAL_S = 1.0
 STEPS = 800

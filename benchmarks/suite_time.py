@@ -33,7 +33,7 @@ import sys
 import time
 from pathlib import Path
 
-from hooks.pages import ROOT
+from tools.pages import ROOT
 
 BUDGET_S = 200  # make test's wall-clock on an idle 2-core machine
 XDIST = ["-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder"]

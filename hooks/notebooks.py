@@ -1,6 +1,6 @@
 """MkDocs hook: every page can be downloaded as a Jupyter notebook.
 
-Each page is read as the tests read it (hooks/pages.py), turned into plain
+Each page is read as the tests read it (tools/pages.py), turned into plain
 Markdown and converted by jupytext: prose becomes Markdown cells, Python blocks
 (their includes expanded) code cells, each with the page's output block as its
 output. Admonitions become a bold title over their content, so the code in them
@@ -23,7 +23,7 @@ from mkdocs.utils import get_relative_url
 
 # MkDocs loads a hook by its path: the package it imports from is put on the path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from hooks.pages import INLINE_CODE, PYTHON, blocks, expand, glossary  # noqa: E402
+from tools.pages import INLINE_CODE, PYTHON, blocks, expand, glossary  # noqa: E402
 
 NOTEBOOKS = "notebooks"  # site folder of the generated .ipynb files
 _BLOCK_TITLE = re.compile(

@@ -21,7 +21,7 @@ STYLE = "assets/css/train-it.css"
 SHOWN_TOP = 3  # the maps' sequence: the first held out whose largest key is here
 EVERY = 10  # a frame every this many steps
 # width-and-depth's designs of one head of width 4 per layer, on a residual stream
-# (benchmarks/train_it_depth.py trains them in PyTorch): name -> layers
+# (experiments/train_it_depth.py trains them in PyTorch): name -> layers
 LAYERS = {"1L": 1, "2L": 2}
 # the thresholds (snippets/train_it/ex05_claims.py) the page's JavaScript judges with
 THRESHOLDS = [

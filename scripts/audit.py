@@ -40,9 +40,9 @@ from pathlib import Path
 
 import yaml
 
-from hooks.build import build, page_id, serve, site_pages
-from hooks.pages import ROOT
 from scripts.find_chromium import CHROMIUM_ARGS, NoChromium, chromium
+from tools.build import build, page_id, serve, site_pages
+from tools.pages import ROOT
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]

@@ -18,8 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hooks.build import build, weight_report
-from hooks.pages import DOCS, ROOT, package, readme_with_table
+from tools.build import build, weight_report
+from tools.pages import DOCS, ROOT, package, readme_with_table
 
 BIN = Path(sys.executable).parent
 PYTEST = [f"{BIN}/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-cov"]

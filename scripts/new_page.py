@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from hooks.pages import DOCS, NUMBER, ROOT, nav_pages, package, readme_with_table
+from tools.pages import DOCS, NUMBER, ROOT, nav_pages, package, readme_with_table
 
 NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 NAV_ENTRY = re.compile(r"^(?P<indent>\s*)- (?P<label>.+?):\s+(?P<page>\S+\.md)\s*$")

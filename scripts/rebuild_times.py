@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hooks.build import copy_sources
+from tools.build import copy_sources
 
 EDIT = "# edited\n"
 EDITS = [  # (what is edited, the file, the line appended)

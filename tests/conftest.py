@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from hooks.build import BUILT, build
-from hooks.pages import package
 from tests.pages import import_lazy
+from tools.build import BUILT, build
+from tools.pages import package
 
 # Under xdist, these files in this order first: the reader runs start in the
 # background with the first (a kernel per page, two at a time), and the slowest

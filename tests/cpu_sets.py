@@ -24,7 +24,7 @@ import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from hooks.pages import ROOT
+from tools.pages import ROOT
 
 LOWEST = {
     "MKL_ENABLE_INSTRUCTIONS": "SSE4_2",

@@ -2,7 +2,7 @@
 
 All Python blocks of a page run in order in one namespace: a reader who pastes them,
 in order, into one fresh Python session. The output block after a code block
-(hooks/pages.py) must equal what the block printed; a failure names the page and
+(tools/pages.py) must equal what the block printed; a failure names the page and
 line and shows a diff. `--update-outputs` rewrites those blocks from the code
 instead (`make update-outputs`).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from hooks.pages import DOCS, EXPECTED_OUTPUT, OUTPUT, PYTHON, ROOT, SHELL, Block, read
+from tools.pages import DOCS, EXPECTED_OUTPUT, OUTPUT, PYTHON, ROOT, SHELL, Block, read
 
 TALLY = Counter()
 UPDATES: dict[Path, dict[int, str]] = {}  # page -> {a code block's first line: output}

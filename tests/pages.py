@@ -1,6 +1,6 @@
 """What the pages' test files use: the checks of the numbers in a page's prose,
 and snippet modules imported lazily. Reading a page (its code blocks, its prose,
-the nav) is hooks/pages.py's; the names test files take from here are kept."""
+the nav) is tools/pages.py's; the names test files take from here are kept."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
-from hooks.build import copy_sources  # noqa: F401 (test files take it from here)
-from hooks.pages import (  # noqa: F401 (the same)
+from tools.build import copy_sources  # noqa: F401 (test files take it from here)
+from tools.pages import (  # noqa: F401 (the same)
     DOCS,
     NUMBER,
     NUMBER_START,
@@ -26,7 +26,7 @@ from hooks.pages import (  # noqa: F401 (the same)
     nav_pages,
     read,
 )
-from hooks.pages import prose_lines as _prose_lines
+from tools.pages import prose_lines as _prose_lines
 
 SNIPPETS = ROOT / "snippets"
 
@@ -61,7 +61,7 @@ def import_lazy(namespace: dict) -> None:
             value.lazy_module()
 
 
-# a page read (hooks/pages.py), its blocks, a block's language: test_ablation's names
+# a page read (tools/pages.py), its blocks, a block's language: test_ablation's names
 expand = read
 code_blocks = operator.attrgetter("blocks")
 language = operator.attrgetter("language")
@@ -72,7 +72,7 @@ def pages() -> list[Path]:
 
 
 def prose_lines(path: Path, text: str | None = None) -> list[str]:
-    """The page's lines, all but the prose blanked (hooks/pages.py)."""
+    """The page's lines, all but the prose blanked (tools/pages.py)."""
     return _prose_lines(path.read_text(encoding="utf-8") if text is None else text)
 
 
@@ -474,7 +474,7 @@ class _Value:
 
 
 def _printed_values(page) -> list[tuple[Block, list[_Value]]]:
-    """Each output block of `page` (hooks/pages.py's Page) and its numbers."""
+    """Each output block of `page` (tools/pages.py's Page) and its numbers."""
     found = []
     for block in page.blocks:
         if block.output is None:

@@ -11,7 +11,7 @@ from inspect import signature
 import pytest
 import torch
 
-from benchmarks import fresh_seeds
+from experiments import fresh_seeds
 from snippets.real_model.ex01_weights import SHA256
 from snippets.training.ex05_train import accuracy
 from snippets.training.ex05_train import held_out as toy_held_out

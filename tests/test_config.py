@@ -26,3 +26,19 @@ UniqueKeyLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 def test_mkdocs_yml_has_no_duplicate_keys():
     yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), UniqueKeyLoader)
+
+
+def test_the_hooks_folder_holds_the_hooks_mkdocs_yml_lists_and_nothing_else():
+    """hooks/ is for MkDocs hooks (CONTRIBUTING.md, "Where things are"): each of its
+    Python files is a hook that mkdocs.yml lists, and each other file is one that a
+    hook names (KaTeX's node server). The shared library is tools/."""
+    config = yaml.load(
+        (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), UniqueKeyLoader
+    )
+    listed = sorted(config["hooks"])
+    folder = ROOT / "hooks"
+    python = sorted(p.relative_to(ROOT).as_posix() for p in folder.glob("*.py"))
+    assert python == listed
+    hooks = "".join((ROOT / h).read_text(encoding="utf-8") for h in listed)
+    others = [p for p in folder.iterdir() if p.suffix != ".py" and p.is_file()]
+    assert all(f'"{p.name}"' in hooks for p in others), others

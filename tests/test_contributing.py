@@ -15,14 +15,22 @@ from pathlib import Path
 
 import pytest
 
-from hooks.build import SOURCES, copy_sources
-from hooks.pages import INLINE_CODE as INLINE
-from hooks.pages import ROOT, fenced_lines
+from tools.build import SOURCES, copy_sources
+from tools.pages import INLINE_CODE as INLINE
+from tools.pages import ROOT, fenced_lines
 
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file)
     p
-    for folder in ("tests", "snippets", "hooks", "scripts", "benchmarks")
+    for folder in (
+        "tests",
+        "snippets",
+        "hooks",
+        "tools",
+        "scripts",
+        "benchmarks",
+        "experiments",
+    )
     for p in (ROOT / folder).rglob("*.py")
     if p.name != "test_contributing.py"
 ]

@@ -1,5 +1,5 @@
 """docs/index.md and everything that lists the pages agree with mkdocs.yml's nav,
-which is the one list of pages (hooks/pages.py): the index's lists, its core
+which is the one list of pages (tools/pages.py): the index's lists, its core
 path, the README's runs-with table, the citations' pages, the pages' Next
 buttons and nav labels. And the index's own claims: its sources, its notation
 box, what it says is computed."""
@@ -9,7 +9,11 @@ import tomllib
 
 import pytest
 
-from hooks.pages import (
+from snippets.random_heads.ex05_measure import pairs
+from snippets.training.seed_results import seed_results
+from tests.pages import check_listed, check_prose_numbers, pages
+from tests.test_citations import CITATIONS
+from tools.pages import (
     DOCS,
     NUMBER,
     PACKAGES,
@@ -23,10 +27,6 @@ from hooks.pages import (
     runs_with,
     title,
 )
-from snippets.random_heads.ex05_measure import pairs
-from snippets.training.seed_results import seed_results
-from tests.pages import check_listed, check_prose_numbers, pages
-from tests.test_citations import CITATIONS
 
 INDEX = (DOCS / "index.md").read_text(encoding="utf-8")
 NEXT_BUTTON = re.compile(r"\[Next: [^\]]+? →\]\(([\w-]+\.md)\)")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from hooks.pages import ROOT
+from tools.pages import ROOT
 
 BIOME = ROOT / "node_modules/.bin/biome"
 LINTERS = {

@@ -11,7 +11,8 @@ import tokenize
 
 import pytest
 
-from hooks.pages import (
+from tests.pages import DOCS, prose_lines
+from tools.pages import (
     INLINE_CODE,
     config,
     core_path,
@@ -20,7 +21,6 @@ from hooks.pages import (
     nav_pages,
     read,
 )
-from tests.pages import DOCS, prose_lines
 
 PAGES = list(nav_pages())
 

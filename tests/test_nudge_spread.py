@@ -1,4 +1,4 @@
-"""The tolerances of the checks that train a record again (benchmarks/nudge_spread.py):
+"""The tolerances of the checks that train a record again (experiments/nudge_spread.py):
 measured by `make spread`, for this code, and tight enough that a planted error
 fails each check (`make cpu-sets` plants them: minutes of training)."""
 
@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from benchmarks import fresh_seeds, nudge_spread
+from experiments import fresh_seeds, nudge_spread
 from snippets.real_text.sweep_results import sweep_results
 from snippets.training.seed_results import seed_results
 from snippets.width_and_depth.design_results import design_results
@@ -20,7 +20,7 @@ SPREAD = nudge_spread.load()
 def test_the_spread_is_for_this_code_and_every_job():
     assert SPREAD["code"] == nudge_spread.code_key(), (
         "tests/data/nudge_spread.json is stale: the training code, the records' code "
-        "or benchmarks/nudge_spread.py changed since `make spread` wrote it. Run "
+        "or experiments/nudge_spread.py changed since `make spread` wrote it. Run "
         "`make spread` (about five minutes)."
     )
     assert list(SPREAD["jobs"]) == [f"{k} {s}" for k, s in nudge_spread.JOBS]
@@ -75,7 +75,7 @@ def test_the_records_say_how_they_were_made():
     """Each record file names the kernel settings, torch's CPU capability and
     the CPU it was made with (fresh_seeds.machine); the toy's under the
     records' kernels (fresh_seeds.KERNELS)."""
-    from benchmarks import train_it_depth, train_it_twin
+    from experiments import train_it_depth, train_it_twin
     from snippets.train_it.twin_results import twin_results
 
     twin, depth = (

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from hooks.build import SOURCES
-from hooks.pages import read
 from tests import pages
 from tests.pages import check_listed, check_prose_numbers, copy_sources
+from tools.build import SOURCES
+from tools.pages import read
 
 COPY = [*SOURCES, "pyproject.toml", "tests"]
 

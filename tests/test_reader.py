@@ -26,9 +26,9 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from hooks.notebooks import notebook_path, plain_markdown, validate
-from hooks.pages import DOCS, EXPECTED_OUTPUT, PYTHON, glossary, read
 from tests import cpu_sets
 from tests.pages import pages
+from tools.pages import DOCS, EXPECTED_OUTPUT, PYTHON, glossary, read
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours in IPython's tracebacks
 PAGES = [p.relative_to(DOCS).as_posix() for p in pages()]

@@ -8,7 +8,7 @@ import statistics
 import pytest
 import torch
 
-from benchmarks import head_sweep
+from experiments import head_sweep
 from snippets.real_text.sweep_results import sweep_results
 from tests.pages import check_prose_numbers, lazy
 
@@ -22,7 +22,7 @@ figure = lazy("snippets.real_text.ex07_figure")
 anchors = lazy("snippets.real_text.ex08_anchors")
 gap = lazy("snippets.real_text.ex09_gap")
 toy_seeds = lazy("snippets.training.seed_results")
-nudge_spread = lazy("benchmarks.nudge_spread")  # imports the toy's designs
+nudge_spread = lazy("experiments.nudge_spread")  # imports the toy's designs
 
 FIELDS = sweep_results["fields"]
 RUNS = [dict(zip(FIELDS, run, strict=True)) for run in sweep_results["runs"]]
@@ -175,7 +175,7 @@ def test_the_records_hold_every_run_of_one_full_sweep():
 # One run's first 100 steps trained again, under whatever kernels the suite runs:
 # their mean loss is its record (to 6 decimals), and each loss is the one `make
 # spread` recorded, within the spread a one-ulp nudge of the start makes
-# (benchmarks/nudge_spread.py).
+# (experiments/nudge_spread.py).
 def test_one_run_trained_again_gives_its_record():
     job = nudge_spread.JOBS[-1]
     assert job[0] == "real text"

@@ -14,7 +14,10 @@ from fontTools.ttLib import TTFont
 from mkdocs.exceptions import PluginError
 
 from hooks import katex, page_load
-from hooks.build import (
+from hooks.generated import FIGURES
+from hooks.search_index import exclude_run_first
+from tests import raw_markup
+from tools.build import (
     BUDGET_KB,
     build,
     built_page_folders,
@@ -25,10 +28,7 @@ from hooks.build import (
     transfer_size,
     weight_report,
 )
-from hooks.generated import FIGURES
-from hooks.pages import ROOT
-from hooks.search_index import exclude_run_first
-from tests import raw_markup
+from tools.pages import ROOT
 
 ARTICLES_NUMBERS = {
     "one-head": ["0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820", "0.3061, 0.8210"],

@@ -6,9 +6,9 @@ import importlib
 
 import pytest
 
-from hooks.pages import ROOT, read
 from snippets import sources
 from tests.pages import SNIPPETS, pages
+from tools.pages import ROOT, read
 
 FILES = sorted(p for p in SNIPPETS.rglob("*.py") if p.name != "__init__.py")
 

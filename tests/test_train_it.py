@@ -24,9 +24,9 @@ train = lazy("snippets.train_it.ex03_train")
 pytorch = lazy("snippets.train_it.ex04_pytorch")
 claims = lazy("snippets.train_it.ex05_claims")
 results = lazy("snippets.train_it.twin_results")
-twin = lazy("benchmarks.train_it_twin")
-nudge_spread = lazy("benchmarks.nudge_spread")
-depth = lazy("benchmarks.train_it_depth")
+twin = lazy("experiments.train_it_twin")
+nudge_spread = lazy("experiments.nudge_spread")
+depth = lazy("experiments.train_it_depth")
 
 DESIGNS = {"2x2": (2, 2), "1x4": (1, 4), "4x1": (4, 1)}
 
@@ -449,7 +449,7 @@ def test_a_head_of_width_1_can_favour_only_the_largest_or_smallest_key():
 def seed_numbers() -> dict:
     """ "A hundred seeds" and "A hundred seeds in PyTorch": how often each design
     meets the claims here, and on the training page."""
-    from benchmarks import fresh_seeds
+    from experiments import fresh_seeds
     from snippets.training.seed_results import seed_results
 
     twin_ = results.twin_results
@@ -510,7 +510,7 @@ def seed_numbers() -> dict:
 
 def depth_numbers() -> dict:
     """ "One head per layer": what PyTorch's runs of the depth designs come to."""
-    from benchmarks.fresh_seeds import SEEDS as FRESH
+    from experiments.fresh_seeds import SEEDS as FRESH
     from snippets.training.ex03_model import Attention, count_parameters
     from snippets.width_and_depth import ex07_depth_rates
     from snippets.width_and_depth.ex04_one_head_per_layer import (

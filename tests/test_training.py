@@ -10,7 +10,7 @@ from inspect import signature
 import pytest
 import torch
 
-from benchmarks import fresh_seeds, nudge_spread
+from experiments import fresh_seeds, nudge_spread
 from snippets.training import ex06_measures as measures
 from snippets.training.ex01_task import D_MODEL, T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
@@ -412,7 +412,7 @@ def test_the_loss_figure_draws_every_run_averaged_over_10_steps(outcomes):
 # Eight of them, spread over the range, trained again by the suite under whatever
 # kernels it runs on (fresh_seeds.CHECKED): each gives the record that `make seeds`
 # wrote for it, within the spread a one-ulp nudge of the start makes (measured by
-# `make spread`; the rule and its multiple: benchmarks/nudge_spread.py).
+# `make spread`; the rule and its multiple: experiments/nudge_spread.py).
 SAMPLE = fresh_seeds.CHECKED
 RUNS = fresh_seeds.records(seed_results, "runs")  # seed -> {field: value}
 # per design of the next page (the scope at the page's end): seeds meeting both

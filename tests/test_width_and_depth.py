@@ -9,7 +9,7 @@ import statistics
 import pytest
 import torch
 
-from benchmarks import fair_fight, fresh_seeds, nudge_spread
+from experiments import fair_fight, fresh_seeds, nudge_spread
 from snippets.training.ex01_task import D_MODEL, T, make_batch
 from snippets.training.ex03_model import Attention, count_parameters
 from snippets.training.ex05_train import accuracy, held_out, train_model
@@ -263,7 +263,7 @@ def test_the_one_head_designs_miss_the_other_lookup_as_answering_0_would():
 # Each sample seed trains one of the five designs that are not the page's two (in
 # turn: every design at least once), and the first seed trains the page's two layers,
 # as `make seeds` trains them, and each gives its record within the spread a one-ulp
-# nudge of the start makes (benchmarks/nudge_spread.py).
+# nudge of the start makes (experiments/nudge_spread.py).
 JOBS = nudge_spread.DESIGN_JOBS
 
 
@@ -623,7 +623,7 @@ def test_every_design_is_tuned_by_the_fixed_rule_on_seeds_no_page_reports():
         assert fair_fight.best(medians) == tuned_results["best"][name], name
     tuning = set(range(*tuned_results["tuning seeds"]))
     reported = set(fresh_seeds.SEEDS) | set(runs.SEEDS) | set(range(1000, 1040))
-    from benchmarks import train_it_twin
+    from experiments import train_it_twin
 
     reported |= set(train_it_twin.SEEDS)
     assert not tuning & reported

@@ -1,4 +1,4 @@
-"""Written by `make sweep` (benchmarks/head_sweep.py): the real-text page's
+"""Written by `make sweep` (experiments/head_sweep.py): the real-text page's
 character-level models, trained from scratch on Python's documentation topics
 for each width, number of heads and seed. "runs": one tuple per run, its
 fields named in "fields": the steps trained, the validation loss in nats per

@@ -1,4 +1,4 @@
-"""Written by `make twin` (benchmarks/train_it_twin.py): the training page's
+"""Written by `make twin` (experiments/train_it_twin.py): the training page's
 toy trained in PyTorch, float64, from the random numbers the live trainer
 shares with Python, for seeds 0 to 99 and each way of splitting the width
 into heads: on the held-out sequences, the accurate predictions on each

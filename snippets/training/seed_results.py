@@ -1,4 +1,4 @@
-"""Written by `make seeds` (benchmarks/fresh_seeds.py): the training page's
+"""Written by `make seeds` (experiments/fresh_seeds.py): the training page's
 two models trained for 100 seeds that the page does not show. "runs", a seed
 a line: the accuracy of two heads of width 2 and of one head of width 4 on
 the two lookups (previous value, value at the largest key feature), which

@@ -1,4 +1,4 @@
-"""Written by `make seeds` (benchmarks/fresh_seeds.py): the designs of the
+"""Written by `make seeds` (experiments/fresh_seeds.py): the designs of the
 page Heads against width and depth, trained as the training page trains its
 models, for the same 100 fresh seeds: the same total width split into other
 numbers of heads, and one head of width 4 per layer on a residual stream, in

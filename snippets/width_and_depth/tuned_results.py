@@ -1,11 +1,11 @@
-"""Written by `make tune` (benchmarks/fair_fight.py): every design of the page
-Heads against width and depth at its own best settings. "tuning": for each
-design and setting (learning rate, steps), the median over the tuning seeds
-of its accuracy on its worse lookup and of its test MSE. "best": the setting
-the rule picked. "designs": each design trained at its best on the fresh
-seeds, a value per seed, in the order of the seeds: its accuracy on the two
-lookups and its test MSE. "separate numbers": the task with its two values
-in two input numbers, at the training page's settings."""
+"""Written by `make tune` (experiments/fair_fight.py): every design of the
+page Heads against width and depth at its own best settings. "tuning": for
+each design and setting (learning rate, steps), the median over the tuning
+seeds of its accuracy on its worse lookup and of its test MSE. "best": the
+setting the rule picked. "designs": each design trained at its best on the
+fresh seeds, a value per seed, in the order of the seeds: its accuracy on
+the two lookups and its test MSE. "separate numbers": the task with its two
+values in two input numbers, at the training page's settings."""
 
 
 def per_seed(text):

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from hooks.pages import DOCS, ROOT
+from tools.pages import DOCS, ROOT
 
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"

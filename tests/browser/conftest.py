@@ -1,5 +1,5 @@
 """Fixtures for the browser suite: the run's strict build served on 127.0.0.1
-(hooks/build.py), Chromium (scripts/find_chromium.py), and a page watcher that
+(tools/build.py), Chromium (scripts/find_chromium.py), and a page watcher that
 must end every test empty. With no Chromium, a run that includes browser tests
 stops before the first test, saying how to get one: the suite is never skipped."""
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hooks.build import serve
 from scripts.find_chromium import CHROMIUM_ARGS, NoChromium, chromium
 from tests.browser.browser_kit import Problems
+from tools.build import serve
 
 
 def pytest_collection_finish(session):

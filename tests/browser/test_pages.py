@@ -10,12 +10,12 @@ import re
 import pytest
 
 from hooks import live_model, trainer
-from hooks.build import page_id, site_pages
 from hooks.generated import EXPLORER_SCRIPT
 from hooks.katex import KATEX_CSS, FontSubsets
-from hooks.pages import ROOT, config
 from tests.browser import browser_kit as kit
 from tests.test_reader import html_blocks
+from tools.build import page_id, site_pages
+from tools.pages import ROOT, config
 
 # TeX left in the page's text (outside code): a formula nobody typeset.
 RAW_TEX = r"""() => {

@@ -32,8 +32,8 @@ DEPTH_FILE = DATA / "train_it_depth_steps.json"  # make twin-depth
 stream = lazy("snippets.train_it.ex01_stream")
 claims = lazy("snippets.train_it.ex05_claims")
 results = lazy("snippets.train_it.twin_results")
-twin = lazy("benchmarks.train_it_twin")  # its records' format: from_f64
-depth = lazy("benchmarks.train_it_depth")  # its DESIGNS: "1 layer", "2 layers"
+twin = lazy("experiments.train_it_twin")  # its records' format: from_f64
+depth = lazy("experiments.train_it_depth")  # its DESIGNS: "1 layer", "2 layers"
 
 STRICT = 1e-9  # the loss at every step, relative, and every final weight
 SPREAD_FACTOR = 10  # ... or this many times PyTorch's own spread, if larger

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from hooks.build import SiteHandler, serve
 from hooks.live_model import DOWNLOADS, EXAMPLES, SITE
 from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes, set_scheme
 from tests.pages import lazy
+from tools.build import SiteHandler, serve
 
 ref = lazy("snippets.your_sentence.ex01_reference")
 

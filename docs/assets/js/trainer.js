@@ -327,7 +327,7 @@
 
   // --- depth: one head per layer, on a residual stream ---------------------------------
   // width-and-depth's OneHeadPerLayer (snippets/width_and_depth/ex04_one_head_per_layer.py)
-  // by hand, as its Python twin (benchmarks/train_it_depth.py) computes it:
+  // by hand, as its Python twin (experiments/train_it_depth.py) computes it:
   //   stream = x W_in^T + b_in                       (T, 8) -> (T, 16)
   //   each layer in turn: one head of width 4 reads the stream (as workspace(1) and
   //   attendRow), its W_o writes (T, 4) -> (T, 16), added to the stream

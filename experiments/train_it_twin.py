@@ -1,6 +1,6 @@
 """What PyTorch computes for the live trainer of docs/train-it.md.
 
-    make twin        (or: python -m benchmarks.train_it_twin)
+    make twin        (or: python -m experiments.train_it_twin)
 
 The page trains the training page's toy in the reader's browser, in float64, from
 a random stream that Python and the page share (snippets/train_it/). This script
@@ -41,7 +41,7 @@ from pathlib import Path
 
 import torch
 
-from benchmarks import fresh_seeds
+from experiments import fresh_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "snippets" / "train_it" / "twin_results.py"
@@ -60,7 +60,7 @@ MODULES = [
     "snippets.train_it.ex05_claims",
 ]
 HEADER = '''\
-"""Written by `make twin` (benchmarks/train_it_twin.py): the training page's
+"""Written by `make twin` (experiments/train_it_twin.py): the training page's
 toy trained in PyTorch, float64, from the random numbers the live trainer
 shares with Python, for seeds 0 to 99 and each way of splitting the width
 into heads: on the held-out sequences, the accurate predictions on each
@@ -270,7 +270,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    fresh_seeds.under_kernels("benchmarks.train_it_twin")  # portable kernels
+    fresh_seeds.under_kernels("experiments.train_it_twin")  # portable kernels
     from snippets.train_it.ex05_claims import x_test
 
     # spawned, not forked: a worker forked from a process that has run PyTorch

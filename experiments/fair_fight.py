@@ -1,6 +1,6 @@
 """Every design at its own best settings: the fair fight.
 
-    make tune        (or: python -m benchmarks.fair_fight)
+    make tune        (or: python -m experiments.fair_fight)
 
 The training page chose its learning rate (0.1) for two heads of width 2, and
 `make seeds` trains every design with it. A design tuned for nobody may lose
@@ -41,7 +41,7 @@ from pathlib import Path
 
 import torch
 
-from benchmarks import fresh_seeds
+from experiments import fresh_seeds
 from snippets.training.ex05_train import STEPS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,14 +54,14 @@ SEPARATE = ("1 x 4", "1 x 8", "2 x 2")
 SEPARATE_SEEDS = range(2000, 2020)
 MODULE = "snippets.width_and_depth.ex02b_separate_numbers"
 HEADER = '''\
-"""Written by `make tune` (benchmarks/fair_fight.py): every design of the page
-Heads against width and depth at its own best settings. "tuning": for each
-design and setting (learning rate, steps), the median over the tuning seeds
-of its accuracy on its worse lookup and of its test MSE. "best": the setting
-the rule picked. "designs": each design trained at its best on the fresh
-seeds, a value per seed, in the order of the seeds: its accuracy on the two
-lookups and its test MSE. "separate numbers": the task with its two values
-in two input numbers, at the training page's settings."""
+"""Written by `make tune` (experiments/fair_fight.py): every design of the
+page Heads against width and depth at its own best settings. "tuning": for
+each design and setting (learning rate, steps), the median over the tuning
+seeds of its accuracy on its worse lookup and of its test MSE. "best": the
+setting the rule picked. "designs": each design trained at its best on the
+fresh seeds, a value per seed, in the order of the seeds: its accuracy on
+the two lookups and its test MSE. "separate numbers": the task with its two
+values in two input numbers, at the training page's settings."""
 
 
 def per_seed(text):
@@ -136,7 +136,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args()
-    fresh_seeds.under_kernels("benchmarks.fair_fight")
+    fresh_seeds.under_kernels("experiments.fair_fight")
     key, started = code_key(), time.monotonic()
     names = list(fresh_seeds.designs())
     steps = STEPS

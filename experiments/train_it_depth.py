@@ -2,7 +2,7 @@
 on a residual stream, width-and-depth's `OneHeadPerLayer` (one layer, or two), by
 hand in float64 as docs/assets/js/trainer.js trains it, and PyTorch's runs of it.
 
-    make twin-depth      (or: python -m benchmarks.train_it_depth)
+    make twin-depth      (or: python -m experiments.train_it_depth)
 
 - `initial_weights(n_layers, seed)`: OneHeadPerLayer's state_dict, drawn from
   Python's Mersenne Twister as snippets/train_it/ex01_stream.py draws the
@@ -36,8 +36,8 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from benchmarks import fresh_seeds
-from benchmarks.train_it_twin import nudged, steps_entry
+from experiments import fresh_seeds
+from experiments.train_it_twin import nudged, steps_entry
 from snippets.train_it.ex01_stream import make_batch, uniforms
 from snippets.train_it.ex03_train import BATCH, LR, STEPS, adam, one_thread
 from snippets.width_and_depth.ex04_one_head_per_layer import (
@@ -269,7 +269,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    fresh_seeds.under_kernels("benchmarks.train_it_depth")  # portable kernels
+    fresh_seeds.under_kernels("experiments.train_it_depth")  # portable kernels
     jobs = [(d, s) for d in DESIGNS for s in STEP_SEEDS[d]]
     spawn = multiprocessing.get_context("spawn")  # see train_it_twin.py
     with ProcessPoolExecutor(args.jobs, mp_context=spawn) as pool:

@@ -320,7 +320,7 @@ def runs_with(page: str) -> list[str]:
     if modules - set(PACKAGES):
         raise ValueError(
             f"docs/{page} imports {modules - set(PACKAGES)}: add it to PACKAGES "
-            "(hooks/pages.py), as the page's line under its title names it"
+            "(tools/pages.py), as the page's line under its title names it"
         )
     weights = any(WEIGHTS.replace("-", "_") in c for c in code)
     return [PACKAGES[m] for m in PACKAGES if m in modules] + [WEIGHTS] * weights

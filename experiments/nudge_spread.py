@@ -1,7 +1,7 @@
 """How far a one-ulp nudge of the start moves each record that the suite trains
 again: the measured spread its retrain-and-compare checks are held to.
 
-    make spread        (or: python -m benchmarks.nudge_spread)
+    make spread        (or: python -m experiments.nudge_spread)
 
 The suite trains a sample of `make seeds`' records again (fresh_seeds.CHECKED)
 and compares the result with the record. Another CPU's kernels round some sums
@@ -52,7 +52,7 @@ from pathlib import Path
 
 import torch
 
-from benchmarks import fair_fight, fresh_seeds, head_sweep, train_it_twin
+from experiments import fair_fight, fresh_seeds, head_sweep, train_it_twin
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tests" / "data" / "nudge_spread.json"
@@ -114,7 +114,7 @@ def code_key() -> str:
 
 def nudged(model: torch.nn.Module) -> torch.nn.Module:
     """The model with every weight moved one ulp up: the smallest change there
-    is (benchmarks/train_it_twin.py nudges the live trainer's start so)."""
+    is (experiments/train_it_twin.py nudges the live trainer's start so)."""
     with torch.no_grad():
         for weight in model.parameters():
             weight.copy_(torch.nextafter(weight, torch.full_like(weight, math.inf)))
@@ -225,7 +225,7 @@ def run_job(
 def tuned_run(design: str, seed: int, nudge: bool, plant: str | None) -> dict:
     """run_job's result for a record of `make tune`: the design at the best
     settings tuned_results.py names, its record rounded as
-    benchmarks/fair_fight.py's `measure` rounds it."""
+    experiments/fair_fight.py's `measure` rounds it."""
     from snippets.training import ex05_train
     from snippets.training.ex07_run_seeds import saved_training
     from snippets.width_and_depth.tuned_results import tuned_results
@@ -511,7 +511,7 @@ def retrain(
         env |= {name: value} if value else {}
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "retrained.json"
-        command = [sys.executable, "-m", "benchmarks.nudge_spread",
+        command = [sys.executable, "-m", "experiments.nudge_spread",
                    "--again", repr(jobs), "--output", str(path)]  # fmt: skip
         command += ["--plant", plant] if plant else []
         done = subprocess.run(
@@ -539,7 +539,7 @@ def main() -> None:
         ]
         args.output.write_text(json.dumps(found), encoding="utf-8")
         return
-    fresh_seeds.under_kernels("benchmarks.nudge_spread")  # the records' kernels
+    fresh_seeds.under_kernels("experiments.nudge_spread")  # the records' kernels
     key = code_key()
     with ProcessPoolExecutor(args.jobs) as pool:
         measured = list(pool.map(_measure, JOBS))

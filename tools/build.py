@@ -20,10 +20,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from hooks.pages import ROOT, config
+from tools.pages import ROOT, config
 
 # What `mkdocs build` reads.
-SOURCES = ["mkdocs.yml", "docs", "snippets", "includes", "overrides", "hooks"]
+SOURCES = ["mkdocs.yml", "docs", "snippets", "includes", "overrides", "hooks", "tools"]
 BUILT = ".heads-build-succeeded"  # written last: a failed build leaves no site
 
 

@@ -1,6 +1,6 @@
 """The training page's experiment over 100 seeds that the page does not show.
 
-    make seeds        (or: python -m benchmarks.fresh_seeds)
+    make seeds        (or: python -m experiments.fresh_seeds)
 
 The page trains and shows five seeds. A claim about "every seed" needs seeds
 nobody picked, so this script trains both models, two heads of width 2 and one
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "snippets" / "training" / "seed_results.py"
 SEEDS = range(2000, 2100)  # fresh: the set-up was chosen on seeds 1000-1039
 # The seeds the suite trains again, spread over the range (nobody picked them),
-# and compares with their records (benchmarks/nudge_spread.py: within what
+# and compares with their records (experiments/nudge_spread.py: within what
 # another CPU's rounding can move them).
 CHECKED = range(SEEDS.start + 6, SEEDS.stop, 12)
 # The kernels every record is made with, set before torch loads: MKL's
@@ -55,10 +55,10 @@ CHECKED = range(SEEDS.start + 6, SEEDS.stop, 12)
 # records (made on an Intel Xeon with AVX-512 and AMX) in the third decimal,
 # and over 100 seeds two layers differed in 65. So the suite compares within
 # the spread a one-ulp nudge of the start produces, measured
-# (benchmarks/nudge_spread.py), under whatever kernels it runs.
+# (experiments/nudge_spread.py), under whatever kernels it runs.
 KERNELS = {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "default"}
 HEADER = '''\
-"""Written by `make seeds` (benchmarks/fresh_seeds.py): the training page's
+"""Written by `make seeds` (experiments/fresh_seeds.py): the training page's
 two models trained for 100 seeds that the page does not show. "runs", a seed
 a line: the accuracy of two heads of width 2 and of one head of width 4 on
 the two lookups (previous value, value at the largest key feature), which
@@ -89,7 +89,7 @@ def by_seed(text):
 '''
 DESIGN_OUTPUT = ROOT / "snippets" / "width_and_depth" / "design_results.py"
 DESIGN_HEADER = '''\
-"""Written by `make seeds` (benchmarks/fresh_seeds.py): the designs of the
+"""Written by `make seeds` (experiments/fresh_seeds.py): the designs of the
 page Heads against width and depth, trained as the training page trains its
 models, for the same 100 fresh seeds: the same total width split into other
 numbers of heads, and one head of width 4 per layer on a residual stream, in
@@ -330,7 +330,7 @@ def machine() -> dict:
     CPU capability, the CPU's model name, torch's version and the date."""
     from datetime import UTC, datetime
 
-    from benchmarks.head_sweep import cpu_model
+    from experiments.head_sweep import cpu_model
     from snippets.training.ex07_run_seeds import KERNEL_SETTINGS
 
     return {
@@ -518,7 +518,7 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--design-output", type=Path, default=DESIGN_OUTPUT)
     args = parser.parse_args()
-    under_kernels("benchmarks.fresh_seeds")
+    under_kernels("experiments.fresh_seeds")
     # the key of the code as it is now, not as it may be after an edit during the
     # run (inspect reads functions' sources from the files then)
     key = code_key()

@@ -1,7 +1,7 @@
 """The real-text page's sweep: small character-level models, trained from
 scratch on Python's documentation topics, for each number of heads and seed.
 
-    make sweep        (or: python -m benchmarks.head_sweep)
+    make sweep        (or: python -m experiments.head_sweep)
 
 For each setting in SETTINGS (a width, and the numbers of heads h tried at that
 width, d_head = d_model / h) and each seed in SEEDS, this trains the page's
@@ -77,7 +77,7 @@ FIELDS = (
     "seconds",
 )
 HEADER = '''\
-"""Written by `make sweep` (benchmarks/head_sweep.py): the real-text page's
+"""Written by `make sweep` (experiments/head_sweep.py): the real-text page's
 character-level models, trained from scratch on Python's documentation topics
 for each width, number of heads and seed. "runs": one tuple per run, its
 fields named in "fields": the steps trained, the validation loss in nats per
