@@ -1,7 +1,8 @@
 """Session-wide: the site built once for the run, each test file's lazy snippet
-modules imported before its first test, `--page`, and the order in which
+modules imported (or its page run) before its first test, `--page`, and how
 pytest-xdist's workers get the files (`--dist loadfile`: whole files, since a
-page's blocks share one namespace)."""
+page's blocks share one namespace, and a page with its test file, which reads
+that namespace: tests/pages.py, `on_page`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from tests.pages import import_lazy
 from tools.build import BUILT, build
-from tools.pages import package
+from tools.pages import ROOT, package
 
 # Under xdist, these files in this order first: the reader runs start in the
 # background with the first (a kernel per page, two at a time), and the slowest
@@ -69,6 +70,29 @@ def for_another_page(item, page: str) -> bool:
     needs_site = "built_site" in getattr(item, "fixturenames", ())
     needs_site &= not os.environ.get("HEADS_BUILT_SITE")
     return needs_site or bool(about and not mine)
+
+
+def page_group(path: str) -> str:
+    """xdist's unit of work for a file (its path from the root): a page and its
+    test file share one (one worker, one run of the page: tests/pages.py,
+    `on_page`); any other file is a unit of its own."""
+    page = path.removeprefix("tests/test_").removesuffix(".py").replace("_", "-")
+    if path.startswith("tests/test_") and (ROOT / f"docs/{page}.md").exists():
+        return f"docs/{page}.md"
+    return path
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile`, with a page and its test file as one file."""
+    if config.getvalue("dist") != "loadfile":
+        return None  # xdist's own
+    from xdist.scheduler import LoadFileScheduling
+
+    class PageScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return page_group(nodeid.split("::", 1)[0])
+
+    return PageScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -23,6 +23,9 @@ import pytest
 from tools.pages import DOCS, EXPECTED_OUTPUT, OUTPUT, PYTHON, ROOT, SHELL, Block, read
 
 TALLY = Counter()
+# Each page collected in this process, by path: its one run, which the page's own
+# items check and its test file reads (tests/pages.py, `on_page`).
+PAGE_FILES: dict[Path, PageFile] = {}
 UPDATES: dict[Path, dict[int, str]] = {}  # page -> {a code block's first line: output}
 # Set by `make page` (scripts/check_page.py) for the runs it starts.
 UNDER_MAKE_PAGE = "HEADS_MAKE_PAGE"
@@ -83,6 +86,7 @@ class PageFile(ReportsPageErrors, pytest.File):
         self.namespace: dict = {"__name__": "__main__"}
         self.ran = 0
         self.blocks: list[PageBlock] = []
+        PAGE_FILES[self.path] = self
         TALLY["pages"] += 1
         for block in page.blocks:
             where = f"{page.name}:{block.start}"
@@ -105,6 +109,13 @@ class PageFile(ReportsPageErrors, pytest.File):
             else:
                 self.blocks.append(item)
             yield item
+
+    def run_all(self) -> dict:
+        """The page's namespace after every block ran (once each): what its test
+        file reads. A block that raises fails here and in its own item."""
+        if self.blocks:
+            self.run_until(self.blocks[-1])
+        return self.namespace
 
     def run_until(self, item: PageBlock) -> str:
         """Run the page's blocks up to `item` (once each) and return its output."""

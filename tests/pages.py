@@ -4,7 +4,9 @@ the nav) is tools/pages.py's; the names test files take from here are kept."""
 
 from __future__ import annotations
 
+import ast
 import bisect
+import functools
 import importlib
 import inspect
 import itertools
@@ -26,6 +28,7 @@ from tools.pages import (  # noqa: F401 (the same)
     nav_pages,
     read,
 )
+from tools.pages import expand as _expand
 from tools.pages import prose_lines as _prose_lines
 
 SNIPPETS = ROOT / "snippets"
@@ -53,9 +56,91 @@ class lazy:  # used like a module
         return getattr(self.lazy_module(), attribute)
 
 
+class on_page(lazy):  # used like a module
+    """The snippet module `name` as docs/`page` runs it: a name the module's page
+    section binds, and no later block of the page binds again, is read from the
+    page's one run (tests/page_plugin.py), the run the page's output blocks are
+    checked against, not from a second run of the module. Any other name (one
+    bound in the module's hidden set-up, or rebound further down the page) comes
+    from the module, imported then, as `lazy` does."""
+
+    __test__ = False
+
+    def __init__(self, page: str, name: str):
+        super().__init__(name)
+        self.page = DOCS / page
+
+    def lazy_module(self):
+        """The page's run; the module itself only if a name needs it."""
+        return page_namespace(self.page)
+
+    def __getattr__(self, attribute: str):
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        if attribute in names_from_page(self.page, self.lazy_name):
+            return page_namespace(self.page)[attribute]
+        return getattr(importlib.import_module(self.lazy_name), attribute)
+
+
+def page_namespace(page: Path) -> dict:
+    """docs/`page`'s namespace after all its Python blocks ran: its PageFile's, when
+    pytest collected the page in this process, else a run of its own."""
+    from tests.page_plugin import PAGE_FILES
+
+    if page in PAGE_FILES:
+        return PAGE_FILES[page].run_all()
+    if page not in _OWN_RUNS:
+        namespace = {"__name__": "__main__"}
+        for block in read(page).blocks:
+            if block.language in PYTHON and not block.marks:
+                exec(
+                    compile(block.code, f"{page.name}:{block.start}", "exec"), namespace
+                )
+        _OWN_RUNS[page] = namespace
+    return _OWN_RUNS[page]
+
+
+_OWN_RUNS: dict[Path, dict] = {}
+
+
+def _bound(code: str) -> set[str]:
+    """The global names a block of code binds (not those its functions do)."""
+    names, todo = set(), list(ast.parse(code).body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        if not isinstance(node, ast.Lambda | ast.comprehension):
+            todo += ast.iter_child_nodes(node)
+    return names
+
+
+@functools.cache
+def names_from_page(page: Path, module: str) -> frozenset[str]:
+    """The names `on_page` reads from the page's run: bound by the module's page
+    section, in the block that holds it, and by no later block of the page."""
+    path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    if "# --8<-- [start:page]" not in path.read_text(encoding="utf-8"):
+        return frozenset()  # a module no page shows
+    section = _expand(f'--8<-- "{path.relative_to(ROOT).as_posix()}:page"\n')[0]
+    codes = [b.code for b in read(page).blocks if b.language in PYTHON]
+    holding = [i for i, code in enumerate(codes) if section.strip() in code]
+    if not holding:
+        return frozenset()
+    later = set().union(*map(_bound, codes[holding[-1] + 1 :]))
+    return frozenset(_bound(section) - later)
+
+
 def import_lazy(namespace: dict) -> None:
-    """Import every lazy module in `namespace` (a test file's globals), in order.
-    tests/conftest.py calls it before each test file's first test."""
+    """Import every lazy module in `namespace` (a test file's globals), in order,
+    or run the page an `on_page` module reads. tests/conftest.py calls it before
+    each test file's first test."""
     for value in list(namespace.values()):
         if isinstance(value, lazy):
             value.lazy_module()

@@ -407,3 +407,25 @@ def test_numbers_that_restate_nothing_are_not_paired_with_printed_ones(docs):
         "spread over 0.66. Layers 1-5, a bound of -0.3, a width of -1; N(0, 0.02).",
     )
     check(SAID, {"1", "5", "0", "0.02", "0.3"}, text)
+
+
+def test_a_test_file_reads_its_pages_own_run():
+    """`on_page`: a name the module's page section binds is the page run's own
+    object; one from its hidden set-up comes from the module, imported then; one
+    that a later block binds again (ablation's n_layers, bound by its sentences'
+    block and again by its heatmap's) comes from the module too."""
+    import importlib
+
+    one_head = pages.DOCS / "one-head.md"
+    name = "snippets.one_head.ex01_projections"
+    projections = pages.on_page("one-head.md", name)
+    assert projections.W_query is pages.page_namespace(one_head)["W_query"]
+    assert "inputs" not in pages.names_from_page(one_head, name)  # hidden set-up
+    assert projections.inputs is importlib.import_module(name).inputs
+    ablation, sentences = pages.DOCS / "ablation.md", "snippets.ablation.ex05_sentences"
+    section = '--8<-- "snippets/ablation/ex05_sentences.py:page"\n'
+    assert "n_layers" in pages._bound(pages._expand(section)[0])
+    assert "n_layers" not in pages.names_from_page(ablation, sentences)
+    assert "n_layers" in pages.names_from_page(
+        ablation, "snippets.ablation.ex08_heatmap"
+    )
