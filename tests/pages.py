@@ -79,6 +79,9 @@ class on_page(lazy):  # used like a module
             raise AttributeError(attribute)
         if attribute in names_from_page(self.page, self.lazy_name):
             return page_namespace(self.page)[attribute]
+        if source := hidden_source(self.lazy_name, attribute):  # where it came from
+            module, name = source
+            return getattr(on_page(self.page.name, module), name)
         return getattr(importlib.import_module(self.lazy_name), attribute)
 
 
@@ -123,18 +126,37 @@ def _bound(code: str) -> set[str]:
 
 @functools.cache
 def names_from_page(page: Path, module: str) -> frozenset[str]:
-    """The names `on_page` reads from the page's run: bound by the module's page
-    section, in the block that holds it, and by no later block of the page."""
+    """The names `on_page` reads from the page's run: bound by what the page shows
+    of the module (its sections, or the whole file), and by no block of the page
+    after the last that shows it."""
     path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
-    if "# --8<-- [start:page]" not in path.read_text(encoding="utf-8"):
-        return frozenset()  # a module no page shows
-    section = _expand(f'--8<-- "{path.relative_to(ROOT).as_posix()}:page"\n')[0]
+    name = path.relative_to(ROOT).as_posix()
+    text = page.read_text(encoding="utf-8")
+    sections = set(re.findall(rf'--8<-- "{re.escape(name)}(:[\w-]+)?"', text))
+    shown = [_expand(f'--8<-- "{name}{section}"\n')[0] for section in sections]
     codes = [b.code for b in read(page).blocks if b.language in PYTHON]
-    holding = [i for i, code in enumerate(codes) if section.strip() in code]
+    holding = [
+        i for i, code in enumerate(codes) if any(p.strip() in code for p in shown)
+    ]
     if not holding:
         return frozenset()
     later = set().union(*map(_bound, codes[holding[-1] + 1 :]))
-    return frozenset(_bound(section) - later)
+    return frozenset(set().union(*map(_bound, shown)) - later)
+
+
+@functools.cache
+def hidden_source(module: str, attribute: str) -> tuple[str, str] | None:
+    """The snippet module, and the name there, that `module` imports `attribute`
+    from (`from snippets.… import name`), or None."""
+    path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "snippets."
+        ):
+            for alias in node.names:
+                if (alias.asname or alias.name) == attribute:
+                    return node.module, alias.name
+    return None
 
 
 def import_lazy(namespace: dict) -> None:

@@ -411,17 +411,21 @@ def test_numbers_that_restate_nothing_are_not_paired_with_printed_ones(docs):
 
 def test_a_test_file_reads_its_pages_own_run():
     """`on_page`: a name the module's page section binds is the page run's own
-    object; one from its hidden set-up comes from the module, imported then; one
-    that a later block binds again (ablation's n_layers, bound by its sentences'
-    block and again by its heatmap's) comes from the module too."""
-    import importlib
-
+    object; one its hidden set-up imports is looked up where it came from, the same
+    way; one that a later block binds again (ablation's n_layers, bound by its
+    sentences' block and again by its heatmap's) comes from the module."""
     one_head = pages.DOCS / "one-head.md"
     name = "snippets.one_head.ex01_projections"
     projections = pages.on_page("one-head.md", name)
-    assert projections.W_query is pages.page_namespace(one_head)["W_query"]
+    run = pages.page_namespace(one_head)
+    assert projections.W_query is run["W_query"]
     assert "inputs" not in pages.names_from_page(one_head, name)  # hidden set-up
-    assert projections.inputs is importlib.import_module(name).inputs
+    assert pages.hidden_source(name, "inputs") == (
+        "snippets.attention_inputs",
+        "inputs",
+    )
+    assert "inputs" in pages.names_from_page(one_head, "snippets.attention_inputs")
+    assert projections.inputs is run["inputs"]
     ablation, sentences = pages.DOCS / "ablation.md", "snippets.ablation.ex05_sentences"
     section = '--8<-- "snippets/ablation/ex05_sentences.py:page"\n'
     assert "n_layers" in pages._bound(pages._expand(section)[0])
