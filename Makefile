@@ -89,12 +89,9 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 	  --cov --cov-report=term-missing:skip-covered
 
 # Also every check that trains a record again, under each kernel set
-# (tests/test_nudge_spread.py), and with planted errors that each must catch; and
-# each snippet that `make test` reads from its page's run, run on its own
-# (tests/test_snippets.py).
-cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; every retrained record under 3 kernel sets; the snippets read from their page's run, each on its own (minutes; .ci/run runs it)
+# (tests/test_nudge_spread.py), and with planted errors that each must catch.
+cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; every retrained record under 3 kernel sets (minutes; .ci/run runs it)
 	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py tests/test_nudge_spread.py \
-	  tests/test_snippets.py \
 	  -n 2 --dist loadfile -p no:cacheprovider --no-cov -rP
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and

@@ -76,16 +76,14 @@ print(x.shape)
 TEST = '''\
 """Claims on docs/{name}.md."""
 
-from tests.pages import check_prose_numbers, on_page
-
-# what the page's blocks computed, from the page's own run (tests/pages.py)
-first = on_page("{name}.md", "snippets.{package}.{first}")
+from snippets.{package}.{first} import x
+from tests.pages import check_prose_numbers
 
 
 def test_the_input_is_six_tokens_of_three_numbers():
     # Placeholder from `make new-page`: one test per claim the prose makes,
     # each able to fail if its claim stopped being true.
-    assert first.x.shape == (6, 3)
+    assert x.shape == (6, 3)
 
 
 def test_prose_numbers():
@@ -95,8 +93,8 @@ def test_prose_numbers():
         # alone ("6") or with a few of the words around it on the page, which
         # tie it to its sentence; a list for a result the prose says again
         computed={{
-            "tokens": f"holds {{first.x.shape[0]}} tokens",
-            "per token": f"of {{first.x.shape[1]}} numbers each",
+            "tokens": f"holds {{x.shape[0]}} tokens",
+            "per token": f"of {{x.shape[1]}} numbers each",
         }},
         # numbers that are inputs or facts, not results (a width, a year){note}
         definitions={definitions},

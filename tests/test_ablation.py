@@ -16,27 +16,28 @@ from snippets.real_model.ex01_weights import SHA256
 from snippets.training.ex05_train import accuracy
 from snippets.training.ex05_train import held_out as toy_held_out
 from snippets.training.seed_results import seed_results
-from tests.pages import DOCS, PYTHON, check_prose_numbers, on_page, read
+from tests.pages import DOCS, PYTHON, check_prose_numbers, lazy, read
+
+# Imported before this file's first test, not while collecting (tests/pages.py):
+# they train, and run the real model.
+toys = lazy("snippets.ablation.ex01_two_heads")
+removal = lazy("snippets.ablation.ex02_remove_heads")
+toy_table = lazy("snippets.ablation.ex03_toy_table")
+seeds = lazy("snippets.ablation.ex04_every_seed")
+data = lazy("snippets.ablation.ex05_sentences")
+columns = lazy("snippets.ablation.ex06_one_head_columns")
+singles = lazy("snippets.ablation.ex07_single_heads")
+baselines = lazy("snippets.ablation.ex07b_whole_layers")
+heatmap = lazy("snippets.ablation.ex08_heatmap")
+ranking = lazy("snippets.ablation.ex09_known_heads")
+pruning = lazy("snippets.ablation.ex10_pruning")
+curves = lazy("snippets.ablation.ex11_pruning_curves")
+held_out = lazy("snippets.ablation.ex12_held_out")
+claims = lazy("snippets.ablation.ex13_claims")
+found = lazy("snippets.real_model.ex04_find_heads")
+runs = lazy("snippets.training.ex07_run_seeds")
 
 PAGE = "ablation.md"
-# Read from the page's own run (tests/pages.py, `on_page`), before this file's first
-# test, not while collecting: it trains, and runs the real model.
-toys = on_page(PAGE, "snippets.ablation.ex01_two_heads")
-removal = on_page(PAGE, "snippets.ablation.ex02_remove_heads")
-toy_table = on_page(PAGE, "snippets.ablation.ex03_toy_table")
-seeds = on_page(PAGE, "snippets.ablation.ex04_every_seed")
-data = on_page(PAGE, "snippets.ablation.ex05_sentences")
-columns = on_page(PAGE, "snippets.ablation.ex06_one_head_columns")
-singles = on_page(PAGE, "snippets.ablation.ex07_single_heads")
-baselines = on_page(PAGE, "snippets.ablation.ex07b_whole_layers")
-heatmap = on_page(PAGE, "snippets.ablation.ex08_heatmap")
-ranking = on_page(PAGE, "snippets.ablation.ex09_known_heads")
-pruning = on_page(PAGE, "snippets.ablation.ex10_pruning")
-curves = on_page(PAGE, "snippets.ablation.ex11_pruning_curves")
-held_out = on_page(PAGE, "snippets.ablation.ex12_held_out")
-claims = on_page(PAGE, "snippets.ablation.ex13_claims")
-found = on_page(PAGE, "snippets.real_model.ex04_find_heads")
-runs = on_page(PAGE, "snippets.training.ex07_run_seeds")
 x, y = toy_held_out()
 ANSWER_ZERO = accuracy(torch.zeros_like(y), y)  # (2,): always answering 0
 
@@ -283,10 +284,10 @@ def mean_ablation_changes():
     for handle in handles:
         handle.remove()
     tokens = data.batch["attention_mask"].bool()  # padding left out of the mean
-    change = torch.zeros(heatmap.n_layers, heatmap.n_heads)
+    change = torch.zeros(data.n_layers, data.n_heads)
     for layer, projection in enumerate(data.projections):
         mean = contexts[layer][tokens].mean(dim=0)  # (heads * head_dim,)
-        for head in range(heatmap.n_heads):
+        for head in range(data.n_heads):
             with removal.heads_removed({projection: [head]}, data.head_dim, mean):
                 change[layer, head] = 1 - singles.similarity(singles.embed_from(layer))
     return change
@@ -694,14 +695,14 @@ def baseline_numbers() -> dict:
     early = slice(0, 5)  # layers 1 to 5
     return {
         "heads of a layer": [
-            f"remove all {heatmap.n_heads} heads",
-            f"each of its {heatmap.n_heads} heads",
+            f"remove all {data.n_heads} heads",
+            f"each of its {data.n_heads} heads",
         ],
         "early layers": [
-            f"In layers 1 to {heatmap.n_layers - 1}, removing",
-            f"attention in layers 1 to {heatmap.n_layers - 1} look",
-            f"in layers 1 to {heatmap.n_layers - 1}, a whole",
-            f"that, in layers 1 to {heatmap.n_layers - 1}, barely",
+            f"In layers 1 to {data.n_layers - 1}, removing",
+            f"attention in layers 1 to {data.n_layers - 1} look",
+            f"in layers 1 to {data.n_layers - 1}, a whole",
+            f"that, in layers 1 to {data.n_layers - 1}, barely",
         ],
         "whole layer, least": f"{whole[early, 0].min():.4f}",
         "whole layer, most": [f"{whole[early, 0].max():.4f}"] * 2,

@@ -3,7 +3,6 @@
 import ast
 import functools
 import importlib
-import os
 
 import pytest
 
@@ -45,37 +44,20 @@ def imported_by_test_files():
     return {path.resolve() for name in names for path in sources(name)}
 
 
-def read_from_pages():
-    """The snippet files test files read from their page's run (`on_page`,
-    tests/pages.py), with what those import in turn."""
-    names = set()
-    for test in (ROOT / "tests").rglob("test_*.py"):
-        for node in ast.parse(test.read_text()).body:
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-                if getattr(node.value.func, "id", None) == "on_page":
-                    names.add(node.value.args[1].value)
-    return {path.resolve() for name in names for path in sources(name)}
-
-
 IMPORTED = imported_by_test_files()
 NOT_IMPORTED = [p for p in FILES if p.resolve() not in IMPORTED]
-ON_PAGE = read_from_pages() - IMPORTED
 
 
 @pytest.mark.parametrize("path", NOT_IMPORTED, ids=module_name)
 def test_snippet_runs_on_its_own(path):
     """The snippets no test file imports run here, the others where they are
-    imported: each runs on its own once, not twice. One that a test file reads
-    from its page's run has run there as the page shows it, not on its own: it
-    runs on its own in `make cpu-sets`, which .ci/run calls."""
-    if path.resolve() in ON_PAGE and not os.environ.get("HEADS_CPU_SETS"):
-        pytest.skip("read from its page's run: `make cpu-sets` runs it on its own")
+    imported: each runs on its own once, not twice."""
     importlib.import_module(module_name(path))
 
 
 def test_the_test_files_import_most_snippets():
     assert 0 < len(NOT_IMPORTED) < len(FILES) / 2  # the split is real
-    assert (SNIPPETS / "ablation" / "ex07b_whole_layers.py").resolve() in ON_PAGE
+    assert SNIPPETS / "ablation" / "ex07b_whole_layers.py" not in NOT_IMPORTED
 
 
 def test_no_snippet_keeps_code_for_when_it_is_run_as_a_script():
