@@ -161,20 +161,11 @@ def hidden_source(module: str, attribute: str) -> tuple[str, str] | None:
 
 def import_lazy(namespace: dict) -> None:
     """Import every lazy module in `namespace` (a test file's globals), in order,
-    or run the page an `on_page` module reads, and look up every name the file
-    reads from it (`module.name` in its source): one that the page's run does not
-    hold imports its module here, not inside a test. tests/conftest.py calls it
-    before each test file's first test."""
+    or run the page an `on_page` module reads. tests/conftest.py calls it before
+    each test file's first test."""
     for value in list(namespace.values()):
         if isinstance(value, lazy):
             value.lazy_module()
-    views = {k: v for k, v in namespace.items() if isinstance(v, on_page)}
-    if views and namespace.get("__file__"):
-        tree = ast.parse(Path(namespace["__file__"]).read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                if node.value.id in views:
-                    getattr(views[node.value.id], node.attr)
 
 
 # a page read (tools/pages.py), its blocks, a block's language: test_ablation's names

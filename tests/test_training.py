@@ -458,7 +458,11 @@ def test_the_scope_holds_at_this_pages_settings_and_at_each_designs_best():
     tuned_narrow = tuned_results["designs"]["2 x 1"]["previous"]
     assert max(narrow) < claims.TWO_HEADS_MIN_ACCURACY
     assert max(tuned_narrow) < claims.TWO_HEADS_MIN_ACCURACY
-    assert BOTH["4 x 1"] < BOTH["2 x 2"] and tuned_both("4 x 1") < tuned_both("2 x 2")
+    # four of width 1 less reliably than two of width 2: the counts' 95% intervals
+    # apart, at this page's settings and at each one's own best
+    for four, two in [(BOTH["4 x 1"], BOTH["2 x 2"]),
+                      (tuned_both("4 x 1"), tuned_both("2 x 2"))]:  # fmt: skip
+        assert interval(four, len(RUNS))[1] < interval(two, len(RUNS))[0]
 
 
 FIRST_SETUP = fresh_seeds.records(seed_results, "first set-up")
