@@ -89,9 +89,12 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 	  --cov --cov-report=term-missing:skip-covered
 
 # Also every check that trains a record again, under each kernel set
-# (tests/test_nudge_spread.py), and with planted errors that each must catch.
-cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; every retrained record under 3 kernel sets (minutes; .ci/run runs it)
+# (tests/test_nudge_spread.py), and with planted errors that each must catch; and
+# every snippet file on its own, its lines that no page shows included
+# (tests/test_snippets.py: `make test` runs the pages, which show the rest).
+cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; every retrained record under 3 kernel sets; every snippet on its own (minutes; .ci/run runs it)
 	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py tests/test_nudge_spread.py \
+	  "tests/test_snippets.py::test_snippet_runs_on_its_own" \
 	  -n 2 --dist loadfile -p no:cacheprovider --no-cov -rP
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and

@@ -76,14 +76,16 @@ print(x.shape)
 TEST = '''\
 """Claims on docs/{name}.md."""
 
-from snippets.{package}.{first} import x
-from tests.pages import check_prose_numbers
+from tests.pages import check_prose_numbers, on_page
+
+# What the page's own run computed (CONTRIBUTING.md: "A page runs once")
+first = on_page("{name}.md", "snippets.{package}.{first}")
 
 
 def test_the_input_is_six_tokens_of_three_numbers():
     # Placeholder from `make new-page`: one test per claim the prose makes,
     # each able to fail if its claim stopped being true.
-    assert x.shape == (6, 3)
+    assert first.x.shape == (6, 3)
 
 
 def test_prose_numbers():
@@ -93,8 +95,8 @@ def test_prose_numbers():
         # alone ("6") or with a few of the words around it on the page, which
         # tie it to its sentence; a list for a result the prose says again
         computed={{
-            "tokens": f"holds {{x.shape[0]}} tokens",
-            "per token": f"of {{x.shape[1]}} numbers each",
+            "tokens": f"holds {{first.x.shape[0]}} tokens",
+            "per token": f"of {{first.x.shape[1]}} numbers each",
         }},
         # numbers that are inputs or facts, not results (a width, a year){note}
         definitions={definitions},

@@ -4,12 +4,13 @@ does not depend on the reader's CPU.
 MKL (matrix products) and ATen (softmax, exp, sums) choose their kernels by the
 CPU's instruction set, and two sets' kernels may round a result differently in
 its last bit (with AVX-512 a row of one-head's weights sums to 0.99999994, with
-AVX2 to exactly 1). Every page runs three times against its output blocks: the
-machine's own set (page_plugin, in the pytest process); `LOWEST`, printed floats
-one ulp down (tests/last_bit.py), in the reader runs (tests/test_reader.py); and
-`AVX2`, one ulp up, in a process of its own (below; `make page` runs its page this
-way, and as the reader runs do, without a build). A page that trains trains again
-in each run, and must print the same digits.
+AVX2 to exactly 1). `make test` runs every page twice against its output blocks,
+under the machine's own set: in the pytest process (page_plugin), and as the
+reader copies it, one thread, printed floats one ulp down (tests/last_bit.py,
+tests/test_reader.py). `make cpu-sets` (and .ci/run) runs every page twice more,
+each in a process of its own (below): under `AVX2`, printed floats one ulp up, and
+under `LOWEST`, one ulp down, on one thread; `make page` runs its page both ways.
+A page that trains trains again in each run, and must print the same digits.
 
 `MKL_ENABLE_INSTRUCTIONS` restricts MKL on Intel CPUs only (on an AMD EPYC with
 AVX-512 it changed no result); `MKL_CBWR=COMPATIBLE` (MKL's SSE2 branch) applies
@@ -49,8 +50,7 @@ ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # For each run: its instruction set, the shift of its printed floats, its threads.
 RUNS = {
     "AVX2, one ulp up": (AVX2, +1, {}),
-    # only under `make page`: the suite's reader runs do it, on the built site
-    "as the reader runs it": (LOWEST, -1, ONE_THREAD),
+    "the lowest set, one ulp down": (LOWEST, -1, ONE_THREAD),
 }
 
 

@@ -20,7 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from tools.pages import DOCS, EXPECTED_OUTPUT, OUTPUT, PYTHON, ROOT, SHELL, Block, read
+from tools.pages import (
+    DOCS,
+    EXPECTED_OUTPUT,
+    OUTPUT,
+    PYTHON,
+    ROOT,
+    SHELL,
+    Block,
+    compiled,
+    read,
+)
 
 TALLY = Counter()
 # Each page collected in this process, by path: its one run, which the page's own
@@ -145,7 +155,8 @@ class PageBlock(ReportsPageErrors, pytest.Item):
             return result.stdout
         stdout = io.StringIO()
         with contextlib.redirect_stdout(stdout):
-            exec(compile(self.block.code, self.where, "exec"), namespace)
+            for code in compiled(self.block, self.where):  # snippets as their files
+                exec(code, namespace)
         return stdout.getvalue()
 
     def runtest(self):

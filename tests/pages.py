@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import ast
 import bisect
+import contextlib
 import functools
 import importlib
 import inspect
+import io
 import itertools
 import operator
 import re
@@ -25,6 +27,7 @@ from tools.pages import (  # noqa: F401 (the same)
     PYTHON,
     ROOT,
     Block,
+    compiled,
     nav_pages,
     read,
 )
@@ -74,6 +77,11 @@ class on_page(lazy):  # used like a module
         """The page's run; the module itself only if a name needs it."""
         return page_namespace(self.page)
 
+    def imported(self) -> types.ModuleType:
+        """The module itself, imported: for a test that patches it, or runs its
+        code with a change (the page's run stays as the page printed it)."""
+        return importlib.import_module(self.lazy_name)
+
     def __getattr__(self, attribute: str):
         if attribute.startswith("_"):
             raise AttributeError(attribute)
@@ -82,7 +90,8 @@ class on_page(lazy):  # used like a module
         if source := hidden_source(self.lazy_name, attribute):  # where it came from
             module, name = source
             return getattr(on_page(self.page.name, module), name)
-        return getattr(importlib.import_module(self.lazy_name), attribute)
+        with contextlib.redirect_stdout(io.StringIO()):  # not into a test's output
+            return getattr(self.imported(), attribute)
 
 
 def page_namespace(page: Path) -> dict:
@@ -96,9 +105,8 @@ def page_namespace(page: Path) -> dict:
         namespace = {"__name__": "__main__"}
         for block in read(page).blocks:
             if block.language in PYTHON and not block.marks:
-                exec(
-                    compile(block.code, f"{page.name}:{block.start}", "exec"), namespace
-                )
+                for code in compiled(block, f"{page.name}:{block.start}"):
+                    exec(code, namespace)
         _OWN_RUNS[page] = namespace
     return _OWN_RUNS[page]
 

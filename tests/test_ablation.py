@@ -16,28 +16,27 @@ from snippets.real_model.ex01_weights import SHA256
 from snippets.training.ex05_train import accuracy
 from snippets.training.ex05_train import held_out as toy_held_out
 from snippets.training.seed_results import seed_results
-from tests.pages import DOCS, PYTHON, check_prose_numbers, lazy, read
-
-# Imported before this file's first test, not while collecting (tests/pages.py):
-# they train, and run the real model.
-toys = lazy("snippets.ablation.ex01_two_heads")
-removal = lazy("snippets.ablation.ex02_remove_heads")
-toy_table = lazy("snippets.ablation.ex03_toy_table")
-seeds = lazy("snippets.ablation.ex04_every_seed")
-data = lazy("snippets.ablation.ex05_sentences")
-columns = lazy("snippets.ablation.ex06_one_head_columns")
-singles = lazy("snippets.ablation.ex07_single_heads")
-baselines = lazy("snippets.ablation.ex07b_whole_layers")
-heatmap = lazy("snippets.ablation.ex08_heatmap")
-ranking = lazy("snippets.ablation.ex09_known_heads")
-pruning = lazy("snippets.ablation.ex10_pruning")
-curves = lazy("snippets.ablation.ex11_pruning_curves")
-held_out = lazy("snippets.ablation.ex12_held_out")
-claims = lazy("snippets.ablation.ex13_claims")
-found = lazy("snippets.real_model.ex04_find_heads")
-runs = lazy("snippets.training.ex07_run_seeds")
+from tests.pages import DOCS, PYTHON, check_prose_numbers, on_page, read
 
 PAGE = "ablation.md"
+# Read from the page's own run (tests/pages.py, `on_page`), before this file's first
+# test, not while collecting: it trains, and runs the real model.
+toys = on_page(PAGE, "snippets.ablation.ex01_two_heads")
+removal = on_page(PAGE, "snippets.ablation.ex02_remove_heads")
+toy_table = on_page(PAGE, "snippets.ablation.ex03_toy_table")
+seeds = on_page(PAGE, "snippets.ablation.ex04_every_seed")
+data = on_page(PAGE, "snippets.ablation.ex05_sentences")
+columns = on_page(PAGE, "snippets.ablation.ex06_one_head_columns")
+singles = on_page(PAGE, "snippets.ablation.ex07_single_heads")
+baselines = on_page(PAGE, "snippets.ablation.ex07b_whole_layers")
+heatmap = on_page(PAGE, "snippets.ablation.ex08_heatmap")
+ranking = on_page(PAGE, "snippets.ablation.ex09_known_heads")
+pruning = on_page(PAGE, "snippets.ablation.ex10_pruning")
+curves = on_page(PAGE, "snippets.ablation.ex11_pruning_curves")
+held_out = on_page(PAGE, "snippets.ablation.ex12_held_out")
+claims = on_page(PAGE, "snippets.ablation.ex13_claims")
+found = on_page(PAGE, "snippets.real_model.ex04_find_heads")
+runs = on_page(PAGE, "snippets.training.ex07_run_seeds")
 x, y = toy_held_out()
 ANSWER_ZERO = accuracy(torch.zeros_like(y), y)  # (2,): always answering 0
 
@@ -79,8 +78,8 @@ def inputs_to(projection, run, removed: list[int], d_head: int, mean=None):
 
 
 def test_the_saved_toy_models_are_the_ones_the_page_trains():
-    fresh = toys.fresh_two_heads(0)
-    saved = toys.models[0]
+    fresh = toys.models[0]  # the page's run trains them
+    saved = toys.saved_two_heads(0)  # what the build and the other pages read
     for (name, p), (_, q) in zip(
         fresh.state_dict().items(), saved.state_dict().items(), strict=True
     ):
@@ -240,12 +239,11 @@ def test_pairs_accuracy_counts_a_wrong_nearest_sentence():
 
 
 def test_the_hook_zeroes_exactly_one_heads_32_columns_which_are_its_output():
-    at = (columns.layer, columns.head)
-    assert at == columns.known_heads["previous-token"] == (0, 2)
+    assert columns.known_heads["previous-token"] == (0, 2)
     assert columns.changed == list(range(64, 96))
-    assert (columns.cut[..., 64:96] == 0).all()
+    assert (columns.without[..., 64:96] == 0).all()
     torch.testing.assert_close(
-        columns.own, columns.whole[..., 64:96], atol=1e-5, rtol=0
+        columns.own, columns.with_head[..., 64:96], atol=1e-5, rtol=0
     )
 
 
@@ -284,10 +282,10 @@ def mean_ablation_changes():
     for handle in handles:
         handle.remove()
     tokens = data.batch["attention_mask"].bool()  # padding left out of the mean
-    change = torch.zeros(data.n_layers, data.n_heads)
+    change = torch.zeros(heatmap.n_layers, heatmap.n_heads)
     for layer, projection in enumerate(data.projections):
         mean = contexts[layer][tokens].mean(dim=0)  # (heads * head_dim,)
-        for head in range(data.n_heads):
+        for head in range(heatmap.n_heads):
             with removal.heads_removed({projection: [head]}, data.head_dim, mean):
                 change[layer, head] = 1 - singles.similarity(singles.embed_from(layer))
     return change
@@ -335,7 +333,7 @@ def test_a_whole_layer_is_every_head_of_it_and_its_best_head_is_one_run():
     all of the layer's heads named at once, head by head; and its best head
     alone, as the table says."""
     layer = 2
-    best = baselines.best[layer].item()
+    best = baselines.best_alone[layer].item()
     others = [h for h in range(12) if h != best]
     for removed, recorded in [
         (list(range(12)), baselines.whole[layer, 0]),
@@ -348,7 +346,7 @@ def test_a_whole_layer_is_every_head_of_it_and_its_best_head_is_one_run():
 
 
 def test_the_baselines_put_the_single_heads_on_a_scale():
-    whole, alone, best = baselines.whole, baselines.alone, baselines.best
+    whole, alone, best = baselines.whole, baselines.alone, baselines.best_alone
     kept = alone[range(6), best]  # (layers, 2)
     largest_single = singles.change.max(dim=1).values
     # a whole layer moves them more than one head left, which moves them more
@@ -378,7 +376,7 @@ def test_the_best_head_alone_is_not_decided_by_a_near_tie():
 
 
 def test_the_baselines_printed_to_4_places_sit_off_a_rounding_boundary():
-    kept = baselines.alone[range(6), baselines.best]
+    kept = baselines.alone[range(6), baselines.best_alone]
     values = [baselines.whole[:, 0], kept[:, 0], singles.change.max(dim=1).values]
     scaled = torch.cat(values).double() * 10_000
     assert ((scaled - scaled.floor() - 0.5).abs() > 1e-2).all()  # 1e-6 apart
@@ -528,7 +526,7 @@ def test_the_pages_code_imports_nothing_from_the_repository():
 
 
 def test_heatmap_is_drawn_from_the_single_head_changes():
-    ax = heatmap.fig.axes[0]
+    ax = heatmap.image.axes
     image = torch.tensor(ax.images[0].get_array().tolist())
     assert torch.equal(image, torch.tensor(singles.change.tolist()))
     labels = [t.get_text() for t in ax.texts]
@@ -691,18 +689,18 @@ def single_head_numbers() -> dict:
 
 def baseline_numbers() -> dict:
     """The two baselines (snippets/ablation/ex07b_whole_layers.py)."""
-    whole, kept = baselines.whole, baselines.alone[range(6), baselines.best]
+    whole, kept = baselines.whole, baselines.alone[range(6), baselines.best_alone]
     early = slice(0, 5)  # layers 1 to 5
     return {
         "heads of a layer": [
-            f"remove all {data.n_heads} heads",
-            f"each of its {data.n_heads} heads",
+            f"remove all {heatmap.n_heads} heads",
+            f"each of its {heatmap.n_heads} heads",
         ],
         "early layers": [
-            f"In layers 1 to {data.n_layers - 1}, removing",
-            f"attention in layers 1 to {data.n_layers - 1} look",
-            f"in layers 1 to {data.n_layers - 1}, a whole",
-            f"that, in layers 1 to {data.n_layers - 1}, barely",
+            f"In layers 1 to {heatmap.n_layers - 1}, removing",
+            f"attention in layers 1 to {heatmap.n_layers - 1} look",
+            f"in layers 1 to {heatmap.n_layers - 1}, a whole",
+            f"that, in layers 1 to {heatmap.n_layers - 1}, barely",
         ],
         "whole layer, least": f"{whole[early, 0].min():.4f}",
         "whole layer, most": [f"{whole[early, 0].max():.4f}"] * 2,

@@ -1,7 +1,5 @@
 """Claims of docs/cost.md: counts by code, the measured tables, what splitting costs."""
 
-import sys
-
 import pytest
 import torch
 from torch.overrides import TorchFunctionMode
@@ -12,30 +10,26 @@ from snippets.checking_against_pytorch.ex03_sdpa_module import SDPAMultiHeadAtte
 from snippets.cost.bench_results import bench
 from snippets.cost.ex01_parameters import d_model, heads_sweep
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import ROOT, check_prose_numbers, lazy
+from tests.pages import ROOT, check_prose_numbers, on_page
 
-# Imported before this file's first test, not while collecting (tests/pages.py)
-ex02_flops = lazy("snippets.cost.ex02_flops")
-ex03_softmax_work = lazy("snippets.cost.ex03_softmax_work")
-ex04_vaswani_heads = lazy("snippets.cost.ex04_vaswani_heads")
-ex05_score_rank = lazy("snippets.cost.ex05_score_rank")
-ex06_bench_table = lazy("snippets.cost.ex06_bench_table")
-ex07_causal_share = lazy("snippets.cost.ex07_causal_share")
-ex08_sweep_table = lazy("snippets.cost.ex08_sweep_table")
-ex09_per_head_work = lazy("snippets.cost.ex09_per_head_work")
-ex10_exercise_fixed_width = lazy("snippets.cost.ex10_exercise_fixed_width")
-ex11_exercise_gpt2_maps = lazy("snippets.cost.ex11_exercise_gpt2_maps")
+# Read from the page's own run, before this file's first test (tests/pages.py)
+ex02_flops = on_page("cost.md", "snippets.cost.ex02_flops")
+ex03_softmax_work = on_page("cost.md", "snippets.cost.ex03_softmax_work")
+ex04_vaswani_heads = on_page("cost.md", "snippets.cost.ex04_vaswani_heads")
+ex05_score_rank = on_page("cost.md", "snippets.cost.ex05_score_rank")
+ex06_bench_table = on_page("cost.md", "snippets.cost.ex06_bench_table")
+ex07_causal_share = on_page("cost.md", "snippets.cost.ex07_causal_share")
+ex08_sweep_table = on_page("cost.md", "snippets.cost.ex08_sweep_table")
+ex09_per_head_work = on_page("cost.md", "snippets.cost.ex09_per_head_work")
+ex10_exercise_fixed_width = on_page(
+    "cost.md", "snippets.cost.ex10_exercise_fixed_width"
+)
+ex11_exercise_gpt2_maps = on_page("cost.md", "snippets.cost.ex11_exercise_gpt2_maps")
 
 
 T = 1024  # ex02_flops.T, asserted in test_flop_formula
 PAGE = (ROOT / "docs/cost.md").read_text(encoding="utf-8")
 PROSE = " ".join(PAGE.split())  # a phrase may run over a line break
-
-
-def test_the_lazy_modules_were_imported_before_the_first_test():
-    """By tests/conftest.py (tests/pages.py, lazy), before any test of this file."""
-    modules = [value for value in globals().values() if isinstance(value, lazy)]
-    assert len(modules) == 10 and all(m.lazy_name in sys.modules for m in modules)
 
 
 def test_sweep_and_width():
@@ -195,8 +189,8 @@ def test_bench_results_describe_their_environment_and_setup():
 
 
 def test_tables_are_printed_from_the_results():
-    assert ex06_bench_table.forward is bench["forward_ms"]
-    assert ex08_sweep_table.sweep is bench["sweep"]
+    assert ex06_bench_table.forward == bench["forward_ms"]
+    assert ex08_sweep_table.sweep == bench["sweep"]
     # the 12-head rows of the sweep are the main table's two modules
     last, forward = bench["sweep"][-1], bench["forward_ms"]
     assert last["textbook_ms"] == forward["batched module"]

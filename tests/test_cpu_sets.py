@@ -1,8 +1,8 @@
 """What a page prints does not depend on the reader's CPU (tests/cpu_sets.py):
-every page under AVX2 kernels with printed floats one ulp up (90 s of one core,
-half the suite's budget: `make cpu-sets` runs it, and .ci/run; `make page` its
-own page, both ways); and the shift moves exactly what another CPU could round
-otherwise."""
+every page under AVX2 kernels with printed floats one ulp up, and under the
+lowest instruction set on one thread, one ulp down (minutes of one core each:
+`make cpu-sets` runs them, and .ci/run; `make page` its own page, both ways);
+and the shift moves exactly what another CPU could round otherwise."""
 
 import os
 
@@ -15,9 +15,8 @@ from tests.pages import DOCS
 
 
 def pytest_generate_tests(metafunc):
-    if "run" in metafunc.fixturenames:  # `make page` (--page): its page both ways
-        page = metafunc.config.getoption("page")
-        metafunc.parametrize("run", list(cpu_sets.RUNS)[: 2 if page else 1])
+    if "run" in metafunc.fixturenames:  # every page, or `make page`'s, both ways
+        metafunc.parametrize("run", list(cpu_sets.RUNS))
 
 
 def test_every_page_prints_the_same_under_another_instruction_set(request, run):

@@ -10,20 +10,25 @@ from snippets.grouped_query_attention.ex03_cache_per_token import (
 )
 from snippets.grouped_query_attention.ex04_gqa_module import GroupedQueryAttention
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import DOCS, check_prose_numbers, lazy
+from tests.pages import DOCS, check_prose_numbers, on_page
 
 # Imported before this file's first test, not while collecting (tests/pages.py)
-ex02_decode_mha = lazy("snippets.grouped_query_attention.ex02_decode_mha")
-ex05_six_tokens = lazy("snippets.grouped_query_attention.ex05_six_tokens")
-ex06_equals_mha = lazy("snippets.grouped_query_attention.ex06_equals_mha")
-ex07_sdpa_gqa = lazy("snippets.grouped_query_attention.ex07_sdpa_gqa")
-ex08_decode_gqa = lazy("snippets.grouped_query_attention.ex08_decode_gqa")
-ex10_real_models = lazy("snippets.grouped_query_attention.ex10_real_models")
-ex11_what_if = lazy("snippets.grouped_query_attention.ex11_what_if")
-ex12_bandwidth = lazy("snippets.grouped_query_attention.ex12_bandwidth")
-ex13_mean_pool = lazy("snippets.grouped_query_attention.ex13_exercise_mean_pool")
-ex14_exercise_batch = lazy("snippets.grouped_query_attention.ex14_exercise_batch")
-ex15_pipeline = lazy("snippets.grouped_query_attention.ex15_pipeline")
+PAGE = "grouped-query-attention.md"
+ex02_decode_mha = on_page(PAGE, "snippets.grouped_query_attention.ex02_decode_mha")
+ex05_six_tokens = on_page(PAGE, "snippets.grouped_query_attention.ex05_six_tokens")
+ex06_equals_mha = on_page(PAGE, "snippets.grouped_query_attention.ex06_equals_mha")
+ex07_sdpa_gqa = on_page(PAGE, "snippets.grouped_query_attention.ex07_sdpa_gqa")
+ex08_decode_gqa = on_page(PAGE, "snippets.grouped_query_attention.ex08_decode_gqa")
+ex10_real_models = on_page(PAGE, "snippets.grouped_query_attention.ex10_real_models")
+ex11_what_if = on_page(PAGE, "snippets.grouped_query_attention.ex11_what_if")
+ex12_bandwidth = on_page(PAGE, "snippets.grouped_query_attention.ex12_bandwidth")
+ex13_mean_pool = on_page(
+    PAGE, "snippets.grouped_query_attention.ex13_exercise_mean_pool"
+)
+ex14_exercise_batch = on_page(
+    PAGE, "snippets.grouped_query_attention.ex14_exercise_batch"
+)
+ex15_pipeline = on_page(PAGE, "snippets.grouped_query_attention.ex15_pipeline")
 
 
 TOLERANCE = 1e-5

@@ -19,12 +19,13 @@ from snippets.multi_head_attention.ex01_loop_of_heads import (
     causal_mask,
 )
 from snippets.multi_head_attention.ex04_module import MultiHeadAttention
-from tests.pages import DOCS, check_prose_numbers, lazy
+from tests.pages import DOCS, check_prose_numbers, on_page
 
 # GPT-2 small's attention and the pipeline figures' runs: in the worker that runs
 # this file only, not in every worker that collects it
-ex06_gpt2_small = lazy("snippets.multi_head_attention.ex06_gpt2_small")
-ex10_pipeline = lazy("snippets.multi_head_attention.ex10_pipeline")
+PAGE = "multi-head-attention.md"
+ex06_gpt2_small = on_page(PAGE, "snippets.multi_head_attention.ex06_gpt2_small")
+ex10_pipeline = on_page(PAGE, "snippets.multi_head_attention.ex10_pipeline")
 
 
 def test_causal_mask_hides_exactly_the_future():

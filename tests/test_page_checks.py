@@ -12,7 +12,7 @@ import pytest
 from tests import pages
 from tests.pages import check_listed, check_prose_numbers, copy_sources
 from tools.build import SOURCES
-from tools.pages import read
+from tools.pages import ROOT, blocks, compiled, read
 
 COPY = [*SOURCES, "pyproject.toml", "tests"]
 
@@ -433,3 +433,38 @@ def test_a_test_file_reads_its_pages_own_run():
     assert "n_layers" in pages.names_from_page(
         ablation, "snippets.ablation.ex08_heatmap"
     )
+
+
+def test_a_pages_run_counts_as_the_snippets_own_lines():
+    """tools/pages.py, `compiled`: each included section runs as its file's lines
+    (what coverage, tracebacks and `inspect` read), the page's own lines under
+    the page; a loop that ends a section leaves to the file's next statement."""
+    page = read(pages.DOCS / "real-model.md")
+    block = next(b for b in page.python() if "ex05_sinks.py:page" in b.text)
+    path = ROOT / "snippets/real_model/ex05_sinks.py"
+    (piece,) = [p for p in compiled(block, "page.md:1") if p.co_filename == str(path)]
+    lines = path.read_text().split("\n")
+    start = lines.index("# --8<-- [start:page]") + 1
+    end = lines.index("# --8<-- [end:page]") + 1
+    code = [n for n in range(start + 1, end) if lines[n - 1].strip()]
+    after = next(n for n in range(end + 1, len(lines)) if lines[n - 1][:1] not in "#")
+    ran = {line for _, _, line in piece.co_lines() if line}
+    assert ran - {after} <= set(code) and min(ran) == code[0]
+    assert after in ran  # the loop's way out: a `pass` put on that line
+    (fake,) = blocks(
+        '```python\n--8<-- "snippets/one_head/ex02_scores.py:page"\nshown = 1\n```\n'
+    )
+    first, own = compiled(fake, "page.md:1")
+    assert first.co_filename == str(ROOT / "snippets/one_head/ex02_scores.py")
+    assert own.co_filename == "page.md:1"
+    assert {line for _, _, line in own.co_lines() if line} == {
+        len(fake.code.rstrip("\n").split("\n"))
+    }  # its line in the block as the page shows it, expanded
+
+
+def test_a_block_whose_pieces_do_not_compile_apart_compiles_whole():
+    (block,) = blocks(
+        '```python\ndef f():\n    --8<-- "snippets/one_head/ex02_scores.py:page"\n```\n'
+    )
+    (whole,) = compiled(block, "page.md:1")
+    assert whole.co_filename == "page.md:1"

@@ -21,9 +21,12 @@ from snippets.random_heads.ex06_real_width import (
     x,
     x3,
 )
-from tests.pages import DOCS, check_digit_changes, check_prose_numbers, lazy
+from tests.pages import DOCS, check_digit_changes, check_prose_numbers, on_page
 
-symmetry = lazy("snippets.random_heads.ex07_symmetry")  # trains; imported below
+PAGE = "random-heads.md"
+symmetry = on_page(
+    PAGE, "snippets.random_heads.ex07_symmetry"
+)  # trains; imported below
 
 
 ALIKE_BITS = 0.01  # "the JS divergence stays below 0.01 bits" on the page

@@ -20,21 +20,22 @@ from tests.pages import (
     check_digit_changes,
     check_prose_numbers,
     lazy,
+    on_page,
     prose_value,
 )
 
-load = lazy("snippets.real_model.ex02_load")
-attend = lazy("snippets.real_model.ex03_attend")
-found = lazy("snippets.real_model.ex04_find_heads")
-sinks = lazy("snippets.real_model.ex05_sinks")
-one_token = lazy("snippets.real_model.ex07_one_token")
-swap = lazy("snippets.real_model.ex09_swap_adjective")
-divergence = lazy("snippets.real_model.ex10_divergence")
-real_width = lazy("snippets.random_heads.ex06_real_width")  # GPT-2 small's width
-made = lazy("snippets.real_model.ex11_made_sentences")
-adjectives = lazy("snippets.real_model.ex12_adjective_head")
-
 PAGE = "real-model.md"
+load = on_page(PAGE, "snippets.real_model.ex02_load")
+attend = on_page(PAGE, "snippets.real_model.ex03_attend")
+found = on_page(PAGE, "snippets.real_model.ex04_find_heads")
+sinks = on_page(PAGE, "snippets.real_model.ex05_sinks")
+one_token = on_page(PAGE, "snippets.real_model.ex07_one_token")
+swap = on_page(PAGE, "snippets.real_model.ex09_swap_adjective")
+divergence = on_page(PAGE, "snippets.real_model.ex10_divergence")
+real_width = lazy("snippets.random_heads.ex06_real_width")  # GPT-2 small's width
+made = on_page(PAGE, "snippets.real_model.ex11_made_sentences")
+adjectives = on_page(PAGE, "snippets.real_model.ex12_adjective_head")
+
 ALIKE_BITS = 0.01  # "at random initialisation by less than 0.01 bits"
 SWAP = "The animal didn't cross the street because it was too {}."
 

@@ -10,17 +10,18 @@ import torch
 
 from experiments import head_sweep
 from snippets.real_text.sweep_results import sweep_results
-from tests.pages import check_prose_numbers, lazy
+from tests.pages import check_prose_numbers, lazy, on_page
 
-corpus = lazy("snippets.real_text.ex01_corpus")
-model = lazy("snippets.real_text.ex02_model")
-parameters = lazy("snippets.real_text.ex03_parameters")
-training = lazy("snippets.real_text.ex04_train")
-sweep = lazy("snippets.real_text.ex05_sweep")  # trains the page's tiny sweep
-results = lazy("snippets.real_text.ex06_results")
-figure = lazy("snippets.real_text.ex07_figure")
-anchors = lazy("snippets.real_text.ex08_anchors")
-gap = lazy("snippets.real_text.ex09_gap")
+PAGE = "real-text.md"
+corpus = on_page(PAGE, "snippets.real_text.ex01_corpus")
+model = on_page(PAGE, "snippets.real_text.ex02_model")
+parameters = on_page(PAGE, "snippets.real_text.ex03_parameters")
+training = on_page(PAGE, "snippets.real_text.ex04_train")
+sweep = on_page(PAGE, "snippets.real_text.ex05_sweep")  # trains the page's tiny sweep
+results = on_page(PAGE, "snippets.real_text.ex06_results")
+figure = on_page(PAGE, "snippets.real_text.ex07_figure")
+anchors = on_page(PAGE, "snippets.real_text.ex08_anchors")
+gap = on_page(PAGE, "snippets.real_text.ex09_gap")
 toy_seeds = lazy("snippets.training.seed_results")
 nudge_spread = lazy("experiments.nudge_spread")  # imports the toy's designs
 
@@ -100,7 +101,7 @@ def test_every_h_starts_from_the_same_weights():
 def test_the_data_order_does_not_depend_on_h(monkeypatch):
     """train() draws its batches from a generator of its own, seeded by the
     seed: whatever h, the same windows of text in the same order."""
-    module = training.lazy_module()
+    module = training.imported()
     seen = {}
 
     def recording(h):
@@ -200,7 +201,7 @@ def test_the_sweep_returns_each_runs_validation_loss(monkeypatch):
         return [], config.num_heads + seed / 10 + steps / 1e4, 0.0
 
     assert list(sweep.tiny) == [1, 4] and all(len(v) == 1 for v in sweep.tiny.values())
-    monkeypatch.setattr(sweep.lazy_module(), "train", fake_train)
+    monkeypatch.setitem(sweep.lazy_module(), "train", fake_train)  # the page's run
     got = sweep.sweep(heads=[2, 8], seeds=[0, 3], steps=7, d_model=128)
     assert got == {2: [2.0007, 2.3007], 8: [8.0007, 8.3007]}
     assert [(c.num_heads, c.d_model, seed, steps) for c, seed, steps in calls] == [

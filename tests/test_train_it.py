@@ -16,14 +16,15 @@ import pytest
 import torch
 
 from hooks.trainer import THRESHOLDS
-from tests.pages import lazy
+from tests.pages import lazy, on_page
 
-stream = lazy("snippets.train_it.ex01_stream")
-hand = lazy("snippets.train_it.ex02_backward")
-train = lazy("snippets.train_it.ex03_train")
-pytorch = lazy("snippets.train_it.ex04_pytorch")
-claims = lazy("snippets.train_it.ex05_claims")
-results = lazy("snippets.train_it.twin_results")
+PAGE = "train-it.md"
+stream = on_page(PAGE, "snippets.train_it.ex01_stream")
+hand = on_page(PAGE, "snippets.train_it.ex02_backward")
+train = on_page(PAGE, "snippets.train_it.ex03_train")
+pytorch = on_page(PAGE, "snippets.train_it.ex04_pytorch")
+claims = on_page(PAGE, "snippets.train_it.ex05_claims")
+results = on_page(PAGE, "snippets.train_it.twin_results")
 twin = lazy("experiments.train_it_twin")
 nudge_spread = lazy("experiments.nudge_spread")
 depth = lazy("experiments.train_it_depth")
@@ -113,7 +114,7 @@ PLANTED = [  # one term of the backward pass off by 1%
 def test_a_term_off_by_one_percent_fails_the_autograd_check(code, planted):
     source = textwrap.dedent(inspect.getsource(hand.backward))
     assert source.count(code) == 1, code
-    namespace = dict(vars(hand.lazy_module()))
+    namespace = dict(vars(hand.imported()))
     exec(source.replace(code, planted), namespace)  # noqa: S102
     assert max(gradient_gaps(namespace["backward"])) > 1e-3
 
@@ -393,7 +394,7 @@ def test_the_records_are_for_this_code():
 def test_the_pages_runs_are_trained_once_then_loaded(tmp_path, monkeypatch):
     """ex04_pytorch.saved: a run is trained and saved the first time, loaded
     after (a key per function and arguments)."""
-    module = pytorch.lazy_module()
+    module = pytorch.imported()
     monkeypatch.setattr(module, "CACHE", tmp_path)
     calls = []
 

@@ -20,18 +20,18 @@ from snippets.training.seed_results import seed_results
 from snippets.width_and_depth.design_results import design_results
 from snippets.width_and_depth.ex02_width_rates import NEAR
 from snippets.width_and_depth.tuned_results import tuned_results
-from tests.pages import DOCS, check_prose_numbers, lazy, prose_value
+from tests.pages import DOCS, check_prose_numbers, lazy, on_page, prose_value
 
 # Imported before this file's first test, not while collecting (tests/pages.py):
 # they load the saved runs, or train them (the first time: ten models).
-runs = lazy("snippets.training.ex07_run_seeds")
-claims = lazy("snippets.training.ex13_claims")
-before_after = lazy("snippets.training.ex09_before_after")
-fresh = lazy("snippets.training.ex14_fresh_seeds")
+runs = on_page("training.md", "snippets.training.ex07_run_seeds")
+claims = on_page("training.md", "snippets.training.ex13_claims")
+before_after = on_page("training.md", "snippets.training.ex09_before_after")
+fresh = on_page("training.md", "snippets.training.ex14_fresh_seeds")
 crossing = lazy("snippets.ablation.ex04_every_seed")  # fresh_seeds.measure uses it
-writes = lazy("snippets.training.ex15_what_heads_write")
-misses = lazy("snippets.training.ex12b_wide_head_misses")
-scope = lazy("snippets.training.ex18_scope")
+writes = on_page("training.md", "snippets.training.ex15_what_heads_write")
+misses = on_page("training.md", "snippets.training.ex12b_wide_head_misses")
+scope = on_page("training.md", "snippets.training.ex18_scope")
 
 
 SEEDS = range(5)  # the page's seeds (runs.SEEDS): known while collecting

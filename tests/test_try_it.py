@@ -14,11 +14,12 @@ from snippets.try_it.ex01_equal_projections import (
     head2_copy,
 )
 from snippets.try_it.ex02_parameter_count import params_one, params_two
-from tests.pages import check_prose_numbers, lazy
+from tests.pages import check_prose_numbers, on_page
 
 # torch's FLOP counter imports torch._dynamo (2 s): only in the worker that runs
 # this file, not in every worker that collects it
-flops = lazy("snippets.try_it.ex03_flop_count")
+PAGE = "try-it.md"
+flops = on_page(PAGE, "snippets.try_it.ex03_flop_count")
 
 
 def test_equal_projections_give_identical_outputs():

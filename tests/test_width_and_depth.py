@@ -19,23 +19,25 @@ from snippets.width_and_depth.design_results import design_results
 from snippets.width_and_depth.ex04_one_head_per_layer import D_STREAM, OneHeadPerLayer
 from snippets.width_and_depth.ex06b_stream_control import TwoHeadsOnStream
 from snippets.width_and_depth.tuned_results import tuned_results
-from tests.pages import DOCS, check_prose_numbers, lazy, prose_value
+from tests.pages import DOCS, check_prose_numbers, lazy, on_page, prose_value
 
 # Imported before this file's first test, not while collecting (tests/pages.py)
+PAGE = "width-and-depth.md"
 runs = lazy("snippets.training.ex07_run_seeds")  # the training page's saved runs
 claims = lazy("snippets.training.ex13_claims")
-widths = lazy("snippets.width_and_depth.ex01_split_width")
-width_rates = lazy("snippets.width_and_depth.ex02_width_rates")
-width_figure = lazy("snippets.width_and_depth.ex03_width_figure")
-depth_designs = lazy("snippets.width_and_depth.ex05_depth_designs")
-two_layers = lazy("snippets.width_and_depth.ex06_two_layers")  # trains, or loads
-depth_rates = lazy("snippets.width_and_depth.ex07_depth_rates")
-depth_figure = lazy("snippets.width_and_depth.ex08_depth_figure")
-separate = lazy("snippets.width_and_depth.ex02b_separate_numbers")
-tuned_rates = lazy("snippets.width_and_depth.ex09_tuned")
-tuned_figure = lazy("snippets.width_and_depth.ex10_tuned_figure")
+widths = on_page(PAGE, "snippets.width_and_depth.ex01_split_width")
+width_rates = on_page(PAGE, "snippets.width_and_depth.ex02_width_rates")
+width_figure = on_page(PAGE, "snippets.width_and_depth.ex03_width_figure")
+depth_designs = on_page(PAGE, "snippets.width_and_depth.ex05_depth_designs")
+two_layers = on_page(
+    PAGE, "snippets.width_and_depth.ex06_two_layers"
+)  # trains, or loads
+depth_rates = on_page(PAGE, "snippets.width_and_depth.ex07_depth_rates")
+depth_figure = on_page(PAGE, "snippets.width_and_depth.ex08_depth_figure")
+separate = on_page(PAGE, "snippets.width_and_depth.ex02b_separate_numbers")
+tuned_rates = on_page(PAGE, "snippets.width_and_depth.ex09_tuned")
+tuned_figure = on_page(PAGE, "snippets.width_and_depth.ex10_tuned_figure")
 
-PAGE = "width-and-depth.md"
 RUNS = fresh_seeds.records(seed_results, "runs")  # the training page's records
 
 
@@ -425,7 +427,7 @@ def test_the_depth_model_is_as_its_docstring_says():
     ends = D_MODEL * D_STREAM + D_STREAM + D_STREAM * 2 + 2
     for n in (1, 2):
         assert count_parameters(OneHeadPerLayer(n)) == ends + n * per_layer
-        assert depth_designs.in_series(OneHeadPerLayer(n)) == n
+        assert depth_designs.in_series(depth_designs.OneHeadPerLayer(n)) == n
     assert depth_designs.in_series(Attention(2, 2)) == 1
 
 

@@ -15,12 +15,12 @@ from mkdocs.exceptions import PluginError
 import snippets
 from hooks import live_model
 from tests.browser import test_your_sentence as browser
-from tests.pages import DOCS, SNIPPETS, check_prose_numbers, lazy
+from tests.pages import DOCS, SNIPPETS, check_prose_numbers, lazy, on_page
 
-ref = lazy("snippets.your_sentence.ex01_reference")
-figure = lazy("snippets.your_sentence.ex02_all_heads")
-found = lazy("snippets.real_model.ex04_find_heads")
 PAGE = "your-sentence.md"
+ref = on_page(PAGE, "snippets.your_sentence.ex01_reference")
+figure = on_page(PAGE, "snippets.your_sentence.ex02_all_heads")
+found = lazy("snippets.real_model.ex04_find_heads")
 
 
 @pytest.fixture(scope="module")

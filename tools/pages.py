@@ -14,6 +14,7 @@ import ast
 import functools
 import re
 import sys
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,6 +150,99 @@ class Block:
     def language(self) -> str:
         words = self.info.strip().lstrip("{").split()
         return words[0].lstrip(".").lower() if words else ""
+
+
+INCLUDE = re.compile(r'^-+8<-+\s+"(?P<path>[^":]+)(?::(?P<section>[^"]+))?"\s*$')
+SECTION_MARK = re.compile(r"-+8<-+\s+\[(?:start|end):[^\]]*\]")
+
+
+def compiled(block: Block, where: str) -> list[types.CodeType]:
+    """`block.code` compiled in pieces, in order: each included snippet section
+    under its file's path and lines, the page's own lines under `where`. Run in
+    order in one namespace they do what the whole block does, and coverage,
+    tracebacks and `inspect` see a section's lines as the snippet file's own: the
+    page's run is what measures the snippets. A block whose pieces do not compile
+    apart (a statement across an include) compiles whole, under `where`."""
+    pieces: list[types.CodeType] = []
+    own: list[str] = []  # the page's own lines so far, at their lines in the code
+    done = 0  # lines of block.code that the pieces so far stand for
+    try:
+        for line in block.text.splitlines():
+            include = INCLUDE.match(line.strip())
+            if include is None:
+                own.append(line)
+                continue
+            if own:
+                pieces.append(_at_lines(own, _after(done, own), where))
+                done += len(own)
+                own = []
+            code = expand(line)[0].split("\n")
+            path = ROOT / include["path"]
+            numbers = _lines_in(path, include["section"], code)
+            after = _next_statement(path, max(filter(None, numbers), default=0))
+            if after:  # a loop or `if` that ends the section leaves to it, as the
+                code, numbers = code + ["pass"], numbers + [after]  # file reads
+            pieces.append(_at_lines(code, numbers, str(path)))
+            done += len(code) - (after is not None)
+        if own:
+            pieces.append(_at_lines(own, _after(done, own), where))
+    except (SyntaxError, LookupError):
+        return [compile(block.code, where, "exec")]
+    return pieces
+
+
+def _next_statement(path: Path, last: int) -> int | None:
+    """The line of the first statement in `path` after line `last`: what coverage
+    takes a loop or `if` ending there to branch to (None at the file's end)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for number in range(last + 1, len(lines) + 1):
+        text = lines[number - 1].strip()
+        if text and not text.startswith("#"):
+            return number
+    return None
+
+
+def _after(done: int, lines: list[str]) -> range:
+    return range(done + 1, done + 1 + len(lines))
+
+
+def _at_lines(lines: list[str], numbers, filename: str) -> types.CodeType:
+    """`lines` compiled as if each stood at its line number in `filename` (a
+    blank line's number is None: it needs none)."""
+    padded: list[str] = []
+    for number, line in zip(numbers, lines, strict=True):
+        if number is not None:
+            padded += [""] * (number - 1 - len(padded)) + [line]
+    return compile("\n".join(padded) + "\n", filename, "exec")
+
+
+def _lines_in(path: Path, section: str | None, code: list[str]) -> list[int | None]:
+    """The line numbers in `path` of an included section's lines, `code`, found in
+    order from the section's start, past its nested sections' markers (None for a
+    blank line). LookupError where a line is not there."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = 0
+    if section is not None:
+        start = f"[start:{section}]"
+        at = next((i for i, text in enumerate(lines) if start in text), -2) + 1
+        if at < 0:
+            raise LookupError(f"{path}: no section {section}")
+    numbers: list[int | None] = []
+    for wanted in code:
+        if not wanted.strip():
+            numbers.append(None)
+            continue
+        while at < len(lines) and not lines[at].strip():
+            at += 1
+        while at < len(lines) and SECTION_MARK.search(lines[at]):
+            at += 1
+            while at < len(lines) and not lines[at].strip():
+                at += 1
+        if at >= len(lines) or lines[at].strip() != wanted.strip():
+            raise LookupError(f"{path}: {wanted!r} is not where its section has it")
+        numbers.append(at + 1)
+        at += 1
+    return numbers
 
 
 @functools.cache

@@ -34,11 +34,11 @@ with torch.inference_mode():
     with heads_removed({attention.output.dense: [head]}, head_dim):
         model(**batch)
 handle.remove()
-whole, cut = seen  # (32 sentences, t, 384) each
-changed = (whole != cut).any(dim=(0, 1)).nonzero().flatten().tolist()
+with_head, without = seen  # (32 sentences, t, 384) each
+changed = (with_head != without).any(dim=(0, 1)).nonzero().flatten().tolist()
 print(f"layer {layer + 1} head {head + 1} removed: columns {changed[0]} to "
-      f"{changed[-1]} changed ({len(changed)} of {whole.shape[-1]}), "
-      f"now zero: {bool(cut[..., changed].eq(0).all())}")  # fmt: skip
+      f"{changed[-1]} changed ({len(changed)} of {with_head.shape[-1]}), "
+      f"now zero: {bool(without[..., changed].eq(0).all())}")  # fmt: skip
 
 # Those columns are that head's own output: its weights times its values.
 columns = slice(head * head_dim, (head + 1) * head_dim)
@@ -46,5 +46,5 @@ with torch.inference_mode():
     values = attention.self.value(out.hidden_states[layer])[..., columns]
 own = out.attentions[layer][:, head] @ values  # (32, t, t) @ (32, t, 32)
 print("they are its weights times its values:",
-      torch.allclose(own, whole[..., columns], atol=1e-5))  # fmt: skip
+      torch.allclose(own, with_head[..., columns], atol=1e-5))  # fmt: skip
 # --8<-- [end:page]

@@ -29,14 +29,14 @@ for layer in range(n_layers):
         others = [h for h in every_head if h != kept]
         with heads_removed({projections[layer]: others}, head_dim):
             alone[layer, kept] = moved(embed_from(layer))
-best = alone[..., 0].argmin(dim=1)  # (layers,): the head best alone
+best_alone = alone[..., 0].argmin(dim=1)  # (layers,): the head best alone
 
 print("1 - cosine similarity with the full model; pairs task accuracy")
 print("       one head removed   all 12 removed     only the best head kept")
 print("layer  (the largest)      change  accuracy   head  change  accuracy")
 for layer in range(n_layers):
     gone, gone_acc = whole[layer].tolist()
-    head = best[layer].item()
+    head = best_alone[layer].item()
     kept, kept_acc = alone[layer, head].tolist()
     print(f"{layer + 1:5d}  {change[layer].max():13.4f}  {gone:11.4f}"
           f"  {gone_acc:8.2f}   {head + 1:4d}  {kept:6.4f}"
