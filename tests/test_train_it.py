@@ -28,6 +28,9 @@ results = on_page(PAGE, "snippets.train_it.twin_results")
 twin = lazy("experiments.train_it_twin")
 nudge_spread = lazy("experiments.nudge_spread")
 depth = lazy("experiments.train_it_depth")
+# the training page's thresholds and failures(): its module reads that page's saved
+# runs (tests/pages.py, `lazy`: another page's module)
+training_claims = lazy("snippets.training.ex13_claims")
 
 DESIGNS = {"2x2": (2, 2), "1x4": (1, 4), "4x1": (4, 1)}
 
@@ -301,31 +304,9 @@ NAMES = {  # the training page's words for each claim -> this page's
 }
 
 
-def training_page_claims() -> dict:
-    """The training page's thresholds and `failures` (snippets/training/
-    ex13_claims.py), without importing the file, which trains ten models."""
-    import ast
-
-    from snippets import ROOT
-
-    path = ROOT / "snippets" / "training" / "ex13_claims.py"
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    keep = [
-        node
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef)
-        or (isinstance(node, ast.Assign) and node.targets[0].id.isupper())
-    ]
-    namespace = {}
-    exec(compile(ast.Module(keep, []), str(path), "exec"), namespace)  # noqa: S102
-    assert {"failures", *THRESHOLDS} <= set(namespace), sorted(namespace)
-    return namespace
-
-
 def test_the_thresholds_are_the_training_pages():
-    page = training_page_claims()
     for name in THRESHOLDS:
-        assert getattr(claims, name) == page[name], name
+        assert getattr(claims, name) == getattr(training_claims, name), name
 
 
 def random_measures(rng: random.Random, heads: int) -> dict:
@@ -355,7 +336,7 @@ def test_for_two_heads_and_one_the_claims_are_the_training_pages():
             test_accuracy=torch.tensor(m["correct"]) / m["total"], test_mse=m["mse"]
         )
 
-    failures = training_page_claims()["failures"]
+    failures = training_claims.failures
     rng = random.Random(29)
     for seed in range(2000):
         two, before, one = (random_measures(rng, h) for h in (2, 2, 1))
