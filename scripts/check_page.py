@@ -1,7 +1,8 @@
 """The inner loop for one page: `make page PAGE=one-head [UPDATE=1]`.
 
-Ruff on the page's snippets and test file; with UPDATE=1, its output blocks and
-the README's runs-with table rewritten from the code; its blocks, its test file and
+Ruff on the page's snippets and test file; with UPDATE=1, its output blocks, its
+runs-with line and the README's runs-with table rewritten from the code; its
+blocks, its test file and
 every check of every page that needs no build, for this page (`--page`,
 tests/conftest.py); then the site built, and the checks that read it (BUILT_SITE)
 for this page and the budgets every page shares, with the room left under each;
@@ -19,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from tools.build import build, weight_report
-from tools.pages import DOCS, ROOT, package, readme_with_table
+from tools.pages import DOCS, ROOT, package, page_with_runs_with, readme_with_table
 
 BIN = Path(sys.executable).parent
 PYTEST = [f"{BIN}/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-cov"]
@@ -110,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         run([*PYTEST, page, "--update-outputs"])
         readme = ROOT / "README.md"
         readme.write_text(readme_with_table(readme.read_text("utf-8")), "utf-8")
+        text = (ROOT / page).read_text("utf-8")
+        (ROOT / page).write_text(page_with_runs_with(f"{name}.md", text), "utf-8")
     own = [test] * (test in code)
     tests = [f"tests/test_{t}.py" for t in EVERY_PAGE] + FIGURES + own
     if run([*PYTEST, page, *tests, f"--page={name}.md"]):

@@ -23,6 +23,7 @@ from tools.pages import (
     core_path,
     nav,
     nav_pages,
+    page_with_runs_with,
     readme_table,
     runs_with,
     title,
@@ -110,7 +111,10 @@ def test_each_page_says_what_it_runs_with(page):
         f"docs/{page}: the paragraph under the title should be '*Runs with ...*'"
     )
     named = [name for name in [*PACKAGES.values(), WEIGHTS] if name in line]
-    assert named == needed, f"docs/{page}: runs with {named}, but needs {needed}"
+    assert named == needed, (
+        f"docs/{page}: runs with {named}, but needs {needed}: `make page "
+        f"PAGE={page.removesuffix('.md')} UPDATE=1` rewrites the line under its title"
+    )
     notebook = page.removesuffix(".md") + ".ipynb"
     assert f"](notebooks/{notebook})" in line, f"docs/{page}: link its notebook"
 
@@ -216,4 +220,16 @@ def test_prose_numbers():
         definitions=titles
         | {"0", "1", "2", "3", "4", "5", "6", "8", "64", "512"}
         | {"2017", "2019", "2024", "3.2.1", "3.2.2"},
+    )
+
+
+def test_update_names_what_a_page_runs_with_under_its_title():
+    """`make page UPDATE=1` (scripts/check_page.py): a plain line is rewritten, one
+    with words of its own (the weights package's install note) is left as it is."""
+    text = (DOCS / "second-head.md").read_text(encoding="utf-8")
+    stale = text.replace("*Runs with PyTorch and matplotlib:", "*Runs with PyTorch:")
+    assert stale != text and page_with_runs_with("second-head.md", stale) == text
+    ablation = (DOCS / "ablation.md").read_text(encoding="utf-8")
+    assert page_with_runs_with("ablation.md", ablation.replace(", matplotlib", "")) == (
+        ablation.replace(", matplotlib", "")
     )

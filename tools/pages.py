@@ -420,6 +420,24 @@ def runs_with(page: str) -> list[str]:
     return [PACKAGES[m] for m in PACKAGES if m in modules] + [WEIGHTS] * weights
 
 
+RUNS_WITH = re.compile(r"^\*Runs with (?P<names>[\w ,-]+?):", re.M)
+
+
+def page_with_runs_with(page: str, text: str) -> str:
+    """docs/`page`'s text with the line under its title naming what it runs with
+    (`runs_with`), where that line is the plain kind ("*Runs with PyTorch and
+    matplotlib: ..."); one that needs words of its own (the weights package's
+    install note) is left for a person to write."""
+    needed = runs_with(page)
+    match = RUNS_WITH.search(text)
+    if not needed or match is None or WEIGHTS in needed:
+        return text
+    names = " and ".join(
+        [", ".join(needed[:-1]), needed[-1]] if len(needed) > 1 else needed
+    )
+    return text[: match.start("names")] + names + text[match.end("names") :]
+
+
 def readme_table() -> str:
     """The README's table of what each page runs with."""
     rows = ["| page | runs with |", "|---|---|"]
