@@ -17,7 +17,7 @@ import pytest
 
 from tools.build import SOURCES, copy_sources
 from tools.pages import INLINE_CODE as INLINE
-from tools.pages import ROOT, fenced_lines
+from tools.pages import ROOT, fenced_lines, nav_pages
 
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 CODE = [  # where a name CONTRIBUTING.md mentions must be defined (not this file)
@@ -180,13 +180,15 @@ def test_new_page_scaffolds_every_file_and_entry(scaffolded):
 
     linked = linking("demo-page.md")
     assert len(linked) == 1 and index[linked[0]].startswith("- [Demo page: 7 heads](")
-    following = min(linking("grouped-query-attention.md"))
+    pages = nav_pages()  # this repository's: the new page goes in after cost.md
+    after = pages[pages.index("cost.md") + 1]
+    following = min(linking(after))
     assert max(linking("cost.md")) < linked[0] < following
     # the Next buttons: cost's leads to the new page, the new page's onward
     cost = (root / "docs/cost.md").read_text().rstrip().rsplit("\n", 1)[-1]
     button = "[Next: demo page →](demo-page.md)"  # the title up to its colon
     assert cost == button + "{ .md-button }"
-    assert page.rstrip().endswith("(grouped-query-attention.md){ .md-button }")
+    assert page.rstrip().endswith(f"({after}){{ .md-button }}")
     readme = (root / "README.md").read_text()
     assert "| `docs/demo-page.md` | PyTorch |\n| `docs/explorer.md`" in readme
     assert "Next: make page PAGE=demo-page" in result.stdout
