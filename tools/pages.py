@@ -179,9 +179,11 @@ def compiled(block: Block, where: str) -> list[types.CodeType]:
             code = expand(line)[0].split("\n")
             path = ROOT / include["path"]
             numbers = _lines_in(path, include["section"], code)
-            after = _next_statement(path, max(filter(None, numbers), default=0))
-            if after:  # a loop or `if` that ends the section leaves to it, as the
-                code, numbers = code + ["pass"], numbers + [after]  # file reads
+            after = None
+            if _ends_in_a_branch(code):  # its way out leads to the file's next
+                after = _next_statement(path, max(filter(None, numbers)))  # line
+            if after:
+                code, numbers = code + ["pass"], numbers + [after]
             pieces.append(_at_lines(code, numbers, str(path)))
             done += len(code) - (after is not None)
         if own:
@@ -189,6 +191,14 @@ def compiled(block: Block, where: str) -> list[types.CodeType]:
     except (SyntaxError, LookupError):
         return [compile(block.code, where, "exec")]
     return pieces
+
+
+def _ends_in_a_branch(code: list[str]) -> bool:
+    """Whether a section's last statement is a loop or an `if`: run alone, it
+    leaves to the end of the code, where coverage, reading the whole file,
+    expects the file's next statement."""
+    body = ast.parse("\n".join(code)).body
+    return bool(body) and isinstance(body[-1], ast.For | ast.While | ast.If)
 
 
 def _next_statement(path: Path, last: int) -> int | None:
