@@ -18,7 +18,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # their asserts again, 18.8 s of collection where 11.9 s read the caches.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds tune spread sweep twin twin-depth bench-trainer bench-suite audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds tune staircase spread sweep twin twin-depth bench-trainer bench-suite audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -95,6 +95,8 @@ test: $(STAMP) $(NODE_STAMP) chromium  ## the whole suite: pages, claims, build,
 cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; every retrained record under 3 kernel sets; every snippet on its own (minutes; .ci/run runs it)
 	HEADS_CPU_SETS=1 $(BIN)/python -m pytest tests/test_cpu_sets.py tests/test_nudge_spread.py \
 	  "tests/test_snippets.py::test_snippet_runs_on_its_own" \
+	  "tests/test_how_many_heads.py::test_every_checked_seed_gives_its_record_under_each_kernel_set" \
+	  "tests/test_how_many_heads.py::test_a_planted_error_fails_the_check" \
 	  -n 2 --dist loadfile -p no:cacheprovider --no-cov -rP
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
@@ -157,6 +159,13 @@ seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); t
 tune: $(STAMP)  ## every design at its own best settings (about 40 minutes on 2 cores); the pages show it
 	$(BIN)/python -m experiments.fair_fight
 	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md --update-outputs -q -p no:cacheprovider
+
+# Writes snippets/how_many_heads/staircase_results.py: tasks of k lookups at once
+# against h heads at one width, each cell at its own best learning rate, and
+# tests/data/staircase_checked.json, the sample the suite trains again.
+staircase: $(STAMP)  ## how many heads a task needs: the k x h grid over fresh seeds (about 25 minutes on 2 cores); the page shows it
+	$(BIN)/python -m experiments.staircase
+	$(BIN)/python -m pytest docs/how-many-heads.md --update-outputs -q -p no:cacheprovider
 
 # Writes tests/data/nudge_spread.json: how far a one-ulp nudge of the start moves
 # each record the suite trains again, which sets those checks' tolerances.

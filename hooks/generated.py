@@ -42,6 +42,7 @@ FIGURES = {
         "training-before-after": "training.ex09_before_after",
         "training-one-wide-head": "training.ex12_one_wide_head",
         "training-wide-head-misses": "training.ex12b_wide_head_misses",
+        "how-many-heads-staircase": "how_many_heads.ex07_staircase_figure",
         "width-and-depth-split-width": "width_and_depth.ex03_width_figure",
         "width-and-depth-depth": "width_and_depth.ex08_depth_figure",
         "width-and-depth-tuned": "width_and_depth.ex10_tuned_figure",

@@ -18,6 +18,10 @@ from tests.pages import DOCS, nav_pages, prose_lines
 # line, even where the page cites that place again elsewhere. (A page that cites
 # no one is not listed; tests/test_index.py checks each is a page.)
 CITATIONS = {
+    "how-many-heads.md": {
+        "Young": ["pages 211 to 218"],  # Eckart and Young
+        "Jaggi": ["section 3"],  # Cordonnier, Loukas and Jaggi
+    },
     "index.md": {
         "Vaswani": ["section 3.2.1", "section 3.2.2"],
         "Clark": ["sections 3 and 4"],

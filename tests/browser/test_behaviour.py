@@ -188,6 +188,19 @@ def test_pages_do_not_shift_as_they_load(page, problems, viewport):
     assert not_loaded == {}, f"math fonts not loaded at the first layout: {not_loaded}"
 
 
+@pytest.mark.browser_context_args(viewport={"width": 1280, "height": 800})
+def test_the_front_page_shows_its_answer_above_the_fold(page, problems):
+    """The staircase of how-many-heads.md, small, with its alt text, whole on the
+    first screen of a 1280 x 800 window, and drawn."""
+    page.goto("")
+    image = page.locator('img[src$="how-many-heads-staircase.svg"]')
+    box = image.bounding_box()
+    assert box is not None and box["y"] >= 0, box
+    assert box["y"] + box["height"] <= 800, box
+    assert image.evaluate("i => i.complete && i.naturalWidth > 0")
+    assert "lookups at once" in image.get_attribute("alt")
+
+
 @pytest.mark.parametrize("path", ["", "width-and-depth/"])
 def test_search_finds_softmax(page, problems, path):
     """The search index loads, and search's worker starts, when the reader opens

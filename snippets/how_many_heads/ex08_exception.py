@@ -1,0 +1,51 @@
+"""The exception: three heads that learned four lookups, and how."""
+
+from snippets.how_many_heads.ex01_tasks import LOOKUPS, lookups_task
+from snippets.how_many_heads.ex02_designs import design
+from snippets.how_many_heads.ex04_one_average import rows_held
+from snippets.how_many_heads.ex06_staircase import (
+    ACCURATE,
+    cells,
+    worst_lookup,
+)
+from snippets.how_many_heads.staircase_results import staircase_results
+from snippets.training.ex05_train import (
+    accuracy,
+    held_out,
+    torch,
+    train_model,
+)
+
+# isort: split
+# --8<-- [start:page]
+seeds = range(*staircase_results["seeds"])[: len(worst_lookup(4, 3))]
+learned_all = [
+    s for s, a in zip(seeds, worst_lookup(4, 3), strict=True) if a >= ACCURATE
+]
+print("3 heads, 4 lookups, learned in seeds", learned_all)
+
+task, seed = lookups_task(4), learned_all[0]
+run = train_model(design(3, 4), seed, lr=cells[4, 3]["lr"], task=task)
+x, y = held_out(task=task)
+blind = x.clone()
+blind[..., 0] = 0  # the same sequences, every value 0
+with torch.no_grad():
+    out, rows = run.after(x)  # rows: (n, 3, T, T)
+    rows_blind = run.after(blind)[1]  # rows computed without the values
+    out_blind = rows_held(run.after, x, rows_blind)  # values as they are
+
+print(f"seed {seed} alone: accuracy with rows as trained, then with rows",
+      "computed without the values")  # fmt: skip
+for f, a, b in zip(LOOKUPS, accuracy(out, y), accuracy(out_blind, y),
+                   strict=True):  # fmt: skip
+    print(f"  {f.__name__:16} {a:.1f}   {b:.1f}")
+t, n, key = torch.arange(6), len(x), x[..., 1]
+sources = torch.stack([
+    ((t - 1) % 6).expand(n, 6), key.argmax(1, keepdim=True).expand(n, 6),
+    key.argmin(1, keepdim=True).expand(n, 6), ((t - 2) % 6).expand(n, 6),
+])  # (4, n, T): the position each lookup reads  # fmt: skip
+print("each head's mean weight on each lookup's source, in that order:")
+for head in range(3):
+    on = [rows[:, head].gather(-1, s[..., None]).mean() for s in sources]
+    print(f"  head {head + 1}:", "  ".join(f"{w:.1f}" for w in on))
+# --8<-- [end:page]
