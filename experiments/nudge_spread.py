@@ -498,6 +498,15 @@ def worst(job: tuple[str, int], retrained: dict) -> float:
     return max(ratios)
 
 
+def environment(kernels: dict | None) -> dict:
+    """This process's environment with `kernels` set (a setting None: unset)."""
+    env = dict(os.environ)
+    for name, value in (kernels or {}).items():
+        env.pop(name, None)
+        env |= {name: value} if value else {}
+    return env
+
+
 def retrain(
     jobs: list[tuple[str, int]], plant: str | None = None, kernels: dict | None = None
 ) -> list[dict]:
@@ -505,10 +514,7 @@ def retrain(
     kernel settings (whatever they are: the checks hold on any of them), or
     under `kernels` (a setting None: unset) where given; for ("kernels", 0),
     the settings and torch's CPU capability there."""
-    env = dict(os.environ)
-    for name, value in (kernels or {}).items():
-        env.pop(name, None)
-        env |= {name: value} if value else {}
+    env = environment(kernels)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "retrained.json"
         command = [sys.executable, "-m", "experiments.nudge_spread",

@@ -14,7 +14,8 @@ Writes snippets/how_many_heads/staircase_results.py. Under the records' kernels
    going to the lowest median test MSE.
 2. Evaluation, every cell at its best rate, on the fresh seeds: SEEDS (100) on
    the diagonal h = k, the first OFF_DIAGONAL (50) of them elsewhere.
-3. The suite's sample (CHECKED): a few cells' first seed, trained again alone
+3. The suite's sample (CHECKED): a few cells' first seed, and the seeds the
+   page takes apart, trained again alone
    by the training page's own `train_model`, once as it is and once with every
    initial weight one ulp up (nudge_spread.nudged), into CHECKED_FILE: what the
    suite retrains, and the spread its comparison allows (`compare`, by
@@ -51,11 +52,14 @@ from experiments import fair_fight, fresh_seeds, nudge_spread
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "snippets" / "how_many_heads" / "staircase_results.py"
 CHECKED_FILE = ROOT / "tests" / "data" / "staircase_checked.json"
-MODULE = "snippets.how_many_heads.ex03_many_seeds"
+MODULE = "snippets.how_many_heads.ex04_many_seeds"
 SEEDS = fresh_seeds.SEEDS  # 2000-2099: on the diagonal
 OFF_DIAGONAL = 50  # seeds per cell off the diagonal: the first 50 of SEEDS
 CHUNK = 25  # seeds trained together in one job
-CHECKED = ((1, 1), (2, 2), (3, 3), (4, 4), (2, 1))  # (k, h), at SEEDS[0]
+CHECKED = (  # (k, h, seed): the diagonal, one cell below it, and the page's
+    (1, 1, 2000), (2, 2, 2000), (3, 3, 2000), (4, 4, 2000), (2, 1, 2000),
+    (4, 3, 2007), (4, 3, 2011),  # the two seeds of 3 heads that learned 4
+)  # fmt: skip
 HEADER = '''\
 """Written by `make staircase` (experiments/staircase.py): tasks of k lookups
 at once against designs of h heads at one total width. "cells": for each
@@ -108,7 +112,7 @@ def train_job(job: tuple) -> list[tuple]:
     with _quietly():
         from snippets.how_many_heads.ex01_tasks import lookups_task
         from snippets.how_many_heads.ex02_designs import design
-        from snippets.how_many_heads.ex03_many_seeds import train_seeds
+        from snippets.how_many_heads.ex04_many_seeds import train_seeds
     k, h, lr, seeds = job
     accuracy, mse = train_seeds(design(h, k), list(seeds), lookups_task(k), lr=lr)
     rows = zip(accuracy.tolist(), mse.tolist(), strict=True)
@@ -186,22 +190,13 @@ def main() -> None:
                          for r in done[(k, h, best[k, h], part)]]
                 for k, h in cells()}  # fmt: skip
         print(f"evaluated in {time.monotonic() - started:.0f} s", flush=True)
-        jobs = [(k, h, best[k, h], SEEDS[0], nudge) for k, h in CHECKED
+        jobs = [(k, h, best[k, h], seed, nudge) for k, h, seed in CHECKED
                 for nudge in (False, True)]  # fmt: skip
         alone = dict(zip(jobs, pool.map(alone_job, jobs), strict=True))
     minutes = (time.monotonic() - started) / 60
     write(args.output, key, tuning, best, runs, minutes)
     write_checked(CHECKED_FILE, key, best, runs, alone)
     print(f"{args.output.relative_to(ROOT)}: {minutes:.1f} minutes")
-
-
-def _values(lines: list, indent: str, field: str, values: list) -> None:
-    digits, per_line = (5, 7) if field == "test mse" else (3, 8)  # 78 columns
-    lines.append(f'{indent}"{field}": per_seed("""')
-    for i in range(0, len(values), per_line):
-        row = " ".join(f"{v:.{digits}f}" for v in values[i : i + per_line])
-        lines.append(f"{indent}    {row}")
-    lines.append(f'{indent}"""),')
 
 
 def write(path, key, tuning, best, runs, minutes) -> None:
@@ -223,10 +218,12 @@ def write(path, key, tuning, best, runs, minutes) -> None:
         lines.append("            },")
         lines.append(f'            "lr": {best[k, h]!r},')
         for i in range(k):
-            _values(
+            fair_fight._values(
                 lines, "            ", f"lookup {i + 1}", [r[i] for r in runs[k, h]]
             )
-        _values(lines, "            ", "test mse", [r[-1] for r in runs[k, h]])
+        fair_fight._values(
+            lines, "            ", "test mse", [r[-1] for r in runs[k, h]]
+        )
         lines.append("        },")
     lines += ["    },", "}", "# fmt: on", ""]
     path.write_text("\n".join(lines), encoding="utf-8")
@@ -238,15 +235,15 @@ def write(path, key, tuning, best, runs, minutes) -> None:
 
 
 def write_checked(path, key, best, runs, alone) -> None:
-    """For each CHECKED cell's first seed: its batched record (as the page's
+    """For each CHECKED seed: its batched record (as the page's
     records keep it), and train_model's run alone, as it is and one ulp up."""
     jobs = {}
-    for k, h in CHECKED:
+    for k, h, seed in CHECKED:
         lr = best[k, h]
-        plain, nudged = (alone[(k, h, lr, SEEDS[0], n)] for n in (False, True))
-        jobs[f"{k} {h} {SEEDS[0]}"] = {
+        plain, nudged = (alone[(k, h, lr, seed, n)] for n in (False, True))
+        jobs[f"{k} {h} {seed}"] = {
             "lr": lr,
-            "batched": list(runs[k, h][0]),
+            "batched": list(runs[k, h][seed - SEEDS.start]),
             "record": plain["record"],
             "nudged": nudged["record"],
             "early": plain["early"],
@@ -269,10 +266,7 @@ def trained_again(lr_factor: float = 1.0) -> dict:
 def retrain(kernels: dict | None = None, lr_factor: float = 1.0) -> dict:
     """trained_again's result, in a new process under `kernels` (a setting
     None: unset), with "capability": torch's CPU capability there."""
-    env = dict(os.environ)
-    for name, value in (kernels or {}).items():
-        env.pop(name, None)
-        env |= {name: value} if value else {}
+    env = nudge_spread.environment(kernels)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "again.json"
         command = [sys.executable, "-m", "experiments.staircase", "--again",

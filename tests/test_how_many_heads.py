@@ -2,6 +2,7 @@
 heads at one width, recorded in snippets/how_many_heads/staircase_results.py (make
 staircase), the argument that bounds them, and Cordonnier et al.'s convolution."""
 
+import copy
 import os
 
 import pytest
@@ -20,12 +21,12 @@ from tests.test_nudge_spread import KERNEL_SETS
 PAGE = "how-many-heads.md"
 tasks = on_page(PAGE, "snippets.how_many_heads.ex01_tasks")
 designs = on_page(PAGE, "snippets.how_many_heads.ex02_designs")
-many = on_page(PAGE, "snippets.how_many_heads.ex03_many_seeds")
-bound = on_page(PAGE, "snippets.how_many_heads.ex04_one_average")
-conv = on_page(PAGE, "snippets.how_many_heads.ex05_convolution")
-grid = on_page(PAGE, "snippets.how_many_heads.ex06_staircase")
+many = on_page(PAGE, "snippets.how_many_heads.ex04_many_seeds")
+bound = on_page(PAGE, "snippets.how_many_heads.ex03_one_average")
+conv = on_page(PAGE, "snippets.how_many_heads.ex08_convolution")
+grid = on_page(PAGE, "snippets.how_many_heads.ex05_staircase")
 figure = on_page(PAGE, "snippets.how_many_heads.ex07_staircase_figure")
-exception = on_page(PAGE, "snippets.how_many_heads.ex08_exception")
+exception = on_page(PAGE, "snippets.how_many_heads.ex06_exception")
 
 CELLS = staircase_results["cells"]
 
@@ -236,16 +237,47 @@ def test_the_exception_carries_two_values_through_one_heads_row():
     previous value and two back near 0.19 (what the average of the two scores)
     with rows blind to the values, the others unchanged; head 1 splits its row
     between the two positions."""
-    trained = accuracy(exception.out, exception.y)
-    blind = accuracy(exception.out_blind, exception.y)
+    trained = accuracy(exception.out, exception.targets)
+    blind = accuracy(exception.out_blind, exception.targets)
     assert trained.min() >= TWO_HEADS_MIN_ACCURACY
     assert blind[0] < 0.25 and blind[3] < 0.25
     assert (blind[1:3] - trained[1:3]).abs().max() < 0.01
-    v = exception.y  # what averaging the two values would score
+    v = exception.targets  # what averaging the two values would score
     mean = (v[..., 0] + v[..., 3]) / 2
     assert abs(((mean - v[..., 0]).abs() < 0.1).float().mean() - blind[0]) < 0.03
     split = [exception.rows[:, 0, t, t - d].mean() for d in (1, 2) for t in range(6)]
     assert all(0.4 < w < 0.6 for w in split)
+
+
+def test_the_exceptions_second_value_leaves_through_the_place_numbers():
+    """Head 1's values without the one-hot place numbers: the previous value and
+    two back fall below 0.15, the other two lookups move by less than 0.01."""
+    model, inputs = copy.deepcopy(exception.run.after), exception.inputs
+    with torch.no_grad():
+        model.W_value.weight[: model.d_head, 2:] = 0  # head 1 reads no place
+        out = model(inputs)[0]
+    without, trained = (
+        accuracy(out, exception.targets),
+        accuracy(exception.out, exception.targets),
+    )
+    assert without[0] < 0.15 and without[3] < 0.15
+    assert (without[1:3] - trained[1:3]).abs().max() < 0.01
+
+
+def counts(k, h):
+    """How many seeds of the cell learned 0, 1, ..., k of its lookups."""
+    lookups = [CELLS[k, h][f"lookup {i + 1}"] for i in range(k)]
+    learned = [sum(a >= TWO_HEADS_MIN_ACCURACY for a in seed)
+               for seed in zip(*lookups, strict=True)]  # fmt: skip
+    return [learned.count(n) for n in range(k + 1)]
+
+
+def test_too_few_heads_learn_fewer_lookups_than_they_have_heads_and_one_carries_two():
+    assert counts(2, 1)[0] == 49  # one head, two lookups: none, in most seeds
+    assert counts(3, 2)[1] == 42  # two heads, three lookups: one
+    assert counts(4, 2)[3] == 12  # two heads, four lookups: three in 12
+    assert counts(4, 1)[2] == 42  # one head, four lookups: two in 42
+    assert grid.learned(4, 3) == " ".join(map(str, counts(4, 3)))
 
 
 def test_the_line_is_the_training_pages():
@@ -365,9 +397,10 @@ def test_prose_numbers():
     fail = [statistics.median(grid.worst_lookup(k, h)) for k, h in CELLS if h < k]
     misses = [grid.found(k, k)[1] - grid.found(k, k)[0] for k in (3, 4)]
     low_50, _ = interval(50, 50)
-    blind = accuracy(exception.out_blind, exception.y)
+    blind = accuracy(exception.out_blind, exception.targets)
     wide = statistics.median(CELLS[2, 1]["lookup 1"])
     own = statistics.median(grid.worst_lookup(4, 4))
+    two, three = counts(4, 1), counts(4, 2)
     check_prose_numbers(
         PAGE,
         computed={
@@ -378,14 +411,19 @@ def test_prose_numbers():
             "the exception": f"in {grid.found(4, 3)[0]} seeds of 50",
             "tuning seeds": f"seeds {low} to {high}, which",
             "succeeding median": [f"at {min(succeed):.2f} or above",
-                                  f"gets {own:.2f}. A head"],
+                                  f"gets {own:.2f}. Only this"],
             "failing median": f"at {min(fail):.2f} to\n{max(fail):.2f}, what",
             "diagonal misses": f"({misses[0]} seeds with three\nlookups, "
                                f"{misses[1]} with",
             "one wide head": f"to about {wide:.2f}",
             "spare heads": [f"interval {low_50} to 50",
                             f"above about {1 - low_50 / 50:.0%}"],
-            "one head, two": "in 42 seeds of 50",
+            "one head, two": [f"back, in {two[2]} seeds of\n50",
+                              f"learned both in {two[2]} seeds of"],
+            "two heads, three": f"learned three in {three[3]} of 50",
+            "all k, again": [f"in {sum(f for f, _ in fewer)}\nof "
+                             f"{sum(n for _, n in fewer)} seeds with fewer",
+                             f"in {min(diagonal)} or more of every 100 with enough"],
             "exceptions": f"reached {exceptions[0]:.2f} and {exceptions[1]:.2f}",
             "blind": f"fall to {blind[0]:.1f},",
         },

@@ -9,7 +9,9 @@ import tomllib
 
 import pytest
 
+from snippets.how_many_heads.staircase_results import staircase_results
 from snippets.random_heads.ex05_measure import pairs
+from snippets.training.ex13_claims import TWO_HEADS_MIN_ACCURACY
 from snippets.training.seed_results import seed_results
 from tests.pages import check_listed, check_prose_numbers, pages
 from tests.test_citations import CITATIONS
@@ -201,12 +203,29 @@ def test_the_notation_box_shows_the_modules_sizes():
     assert cells == [row + [""] * (2 - len(row)) for row in sizes]  # T: GPT-2's blank
 
 
+def staircase_found(cells: dict, k: int, h: int) -> tuple[int, int]:
+    """In how many seeds a (k, h) cell of make staircase learned all k lookups."""
+    lookups = [cells[k, h][f"lookup {i + 1}"] for i in range(k)]
+    worst = [min(seed) for seed in zip(*lookups, strict=True)]
+    return sum(a >= TWO_HEADS_MIN_ACCURACY for a in worst), len(worst)
+
+
 def test_prose_numbers():
     computed = {name: pinned(name) for name in ("torch", "matplotlib", "transformers")}
     for words, sizes in notation_rows().items():  # each row, tied to its words
         computed[f"{words} row"] = f"{words} | " + " | ".join(map(str, sizes)) + " |"
     computed["fresh seeds"] = f"{len(seed_results['runs'])} seeds that nobody"
     computed["random pairs on the toy"] = f"over {pairs:,} random"
+    cells = staircase_results["cells"]
+    diagonal = [staircase_found(cells, k, k) for k in range(1, 5)]
+    fewer = [staircase_found(cells, k, h) for k, h in cells if h < k]
+    computed["staircase"] = (
+        f"in {min(f for f, _ in diagonal)} or more of every "
+        f"{min(n for _, n in diagonal)} seeds wherever h ≥ k, and in "
+        f"{sum(f for f, _ in fewer)} of the\n{sum(n for _, n in fewer)} seeds where"
+    )
+    exception = staircase_found(cells, 4, 3)
+    computed["staircase's exception"] = "but for {} of {} with four".format(*exception)
     # the numbers in the pages' titles, which the index links by title (each
     # page registers its own)
     titles = {n for page in nav_pages() for n in NUMBER.findall(title(page))}

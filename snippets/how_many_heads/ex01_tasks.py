@@ -27,10 +27,10 @@ LOOKUPS = [previous, at_largest_key, at_smallest_key, two_back]
 
 
 def lookups_task(k):
-    """The task of the first k lookups: make_batch(n, generator) -> x of
+    """The task of the first k lookups: batch(n, generator) -> x of
     (n, T, 8) as on the training page, y of (n, T, k), one output each."""
 
-    def make_batch(n, generator):
+    def batch(n, generator):
         v = torch.rand(n, T, generator=generator) * 2 - 1  # (n, T)
         key = torch.rand(n, T, generator=generator)  # (n, T)
         place = torch.eye(T).expand(n, T, T)  # one-hot position
@@ -38,7 +38,7 @@ def lookups_task(k):
         y = torch.stack([f(v, key) for f in LOOKUPS[:k]], dim=-1)
         return x, y  # (n, T, D_MODEL), (n, T, k)
 
-    return make_batch
+    return batch
 
 
 # --8<-- [end:page]

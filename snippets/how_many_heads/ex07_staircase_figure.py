@@ -1,7 +1,7 @@
 """The staircase as a picture: a k x h grid of rates."""
 
 from snippets.how_many_heads.ex02_designs import HEADS, KS, WIDTH
-from snippets.how_many_heads.ex06_staircase import found
+from snippets.how_many_heads.ex05_staircase import found
 
 # isort: split
 # --8<-- [start:page]

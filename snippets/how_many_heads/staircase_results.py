@@ -13,13 +13,13 @@ def per_seed(text):
 
 # fmt: off
 staircase_results = {
-    "code": "fb16dc753af47fe7",  # its code_key()
+    "code": "b9fa916902f2766c",  # its code_key()
     "seeds": (2000, 2100),  # on the diagonal
     "off the diagonal": 50,  # the first seeds
     "tuning seeds": (3000, 3008),
     "rates": (0.01, 0.03, 0.1, 0.3),
     "tie": 0.01,  # the rule's margin
-    "minutes": 21.9,  # to make, on 2 cores
+    "minutes": 21.1,  # to make, on 2 cores
     "made": {  # machine()
         "kernels": {
             "MKL_CBWR": "COMPATIBLE",

@@ -56,16 +56,14 @@ print_grid(worst_spread)
 
 
 def learned(k, h):
-    """The number of lookups learned that most seeds share, and in how many
-    seeds of the cell."""
+    """How many seeds learned 0, 1, ..., k of the k lookups."""
     lookups = [cells[k, h][f"lookup {i + 1}"] for i in range(k)]
     counts = [sum(a >= ACCURATE for a in accuracies)
               for accuracies in zip(*lookups, strict=True)]  # fmt: skip
-    most = statistics.mode(counts)
-    return f"{most} in {counts.count(most)}/{len(counts)}"
+    return " ".join(str(counts.count(n)) for n in range(k + 1))
 
 
-print("how many of the k lookups most seeds learn, and in how many seeds")
+print("how many seeds learned 0, 1, ..., k of the k lookups")
 print_grid(learned)
 start, stop = staircase_results["tuning seeds"]
 print(f"each cell's learning rate, tuned on seeds {start} to {stop - 1}:")

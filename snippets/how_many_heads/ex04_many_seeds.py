@@ -20,7 +20,8 @@ from torch.func import functional_call, stack_module_state, vmap
 def train_seeds(make_model, seeds, task, steps=STEPS, lr=LR, batch=BATCH):
     """train_model for each seed, all at once: every weight gets a leading
     seed axis. Adam works weight by weight and the loss is a sum of each
-    seed's own loss, so each seed's weights move as they would alone.
+    seed's own loss, so each seed's weights move as they would alone, up to
+    rounding (batched kernels add in another order, as another CPU's do).
     Returns each seed's accuracy per lookup (S, k) and test MSE (S,)."""
     models = []
     for seed in seeds:
