@@ -283,22 +283,30 @@ def load_checked() -> dict:
     return json.loads(CHECKED_FILE.read_text(encoding="utf-8"))
 
 
-def tolerances(entry: dict) -> dict:
-    """nudge_spread's rule for one checked job: "record" per number (the
-    accuracies, then the test MSE), "early" per step."""
-    units = [1e-3] * (len(entry["record"]) - 1) + [nudge_spread.MSE_UNIT]
-    record = [max(unit, nudge_spread.MULTIPLE * abs(a - b)) for unit, a, b in
-              zip(units, entry["record"], entry["nudged"], strict=True)]  # fmt: skip
-    gaps = nudge_spread.step_gaps(entry["early, nudged"], entry["early"])
-    early = [nudge_spread.MULTIPLE * max(g, nudge_spread.LOSS_ULP) for g in gaps]
+def tolerances(entry: dict, checked: dict | None = None) -> dict:
+    """nudge_spread's rule for one checked job, its jobs one kind: "record",
+    per number (the accuracies, then the test MSE), MULTIPLE times the largest
+    gap the nudge made in any job's accuracies (or test MSEs), and at least one
+    unit of the batched record's last digit; "early", per step, MULTIPLE times
+    this job's own nudge gap up to that step."""
+    jobs = (checked or load_checked())["jobs"].values()
+    gaps = [[abs(a - b) for a, b in zip(j["record"], j["nudged"], strict=True)]
+            for j in jobs]  # fmt: skip
+    accuracy = max(max(g[:-1]) for g in gaps) * nudge_spread.MULTIPLE
+    mse = max(g[-1] for g in gaps) * nudge_spread.MULTIPLE
+    record = [max(1e-3, accuracy)] * (len(entry["record"]) - 1)
+    record.append(max(nudge_spread.MSE_UNIT, mse))
+    steps = nudge_spread.step_gaps(entry["early, nudged"], entry["early"])
+    early = [nudge_spread.MULTIPLE * max(g, nudge_spread.LOSS_ULP) for g in steps]
     return {"record": record, "early": early}
 
 
 def compare(name: str, found: dict, checked: dict | None = None) -> list[str]:
     """What is wrong with a checked job ("k h seed") trained again (alone_job's
     result) against its record: [] if nothing."""
-    entry = (checked or load_checked())["jobs"][name]
-    tol, problems = tolerances(entry), []
+    checked = checked or load_checked()
+    entry = checked["jobs"][name]
+    tol, problems = tolerances(entry, checked), []
     for i, (got, want, allowed) in enumerate(
         zip(found["record"], entry["record"], tol["record"], strict=True)
     ):
