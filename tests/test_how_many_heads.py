@@ -264,6 +264,38 @@ def test_the_exceptions_second_value_leaves_through_the_place_numbers():
     assert (without[1:3] - trained[1:3]).abs().max() < 0.01
 
 
+def below_floor(k, h):
+    return [m < exception.floor(k, h) for m in CELLS[k, h]["test mse"]]
+
+
+def test_the_floor_is_the_expected_error_of_rows_fixed_against_the_values():
+    """floor(3, 1) against counting sources position by position, on the
+    held-out sequences: (distinct - h) / (3k), averaged."""
+    key = exception.inputs[..., 1]
+    total = 0.0
+    for n in range(len(key)):
+        top, low = key[n].argmax().item(), key[n].argmin().item()
+        for i in range(T):
+            distinct = len({(i - 1) % T, top, low})  # k = 3's sources
+            total += max(distinct - 1, 0) / 9
+    assert exception.floor(3, 1) == pytest.approx(total / (len(key) * T), rel=1e-5)
+
+
+def test_the_seeds_below_their_floor_as_the_page_counts_them():
+    """No record within 1e-4 of its floor (the count cannot hang on rounding);
+    none below in the cells of two or three lookups; with four, 50, 13 and
+    the two exceptions."""
+    for k, h in CELLS:
+        if h < k:
+            gaps = [abs(m - exception.floor(k, h)) for m in CELLS[k, h]["test mse"]]
+            assert min(gaps) > 1e-4, (k, h)
+    assert not any(below_floor(2, 1) + below_floor(3, 1) + below_floor(3, 2))
+    assert [sum(below_floor(4, h)) for h in (1, 2, 3)] == [50, 13, 2]
+    seeds = range(*staircase_results["seeds"])
+    below = [s for s, b in zip(seeds, below_floor(4, 3), strict=False) if b]
+    assert below == exception.learned_all
+
+
 def counts(k, h):
     """How many seeds of the cell learned 0, 1, ..., k of its lookups."""
     lookups = [CELLS[k, h][f"lookup {i + 1}"] for i in range(k)]
@@ -418,6 +450,8 @@ def test_prose_numbers():
             "one wide head": f"to about {wide:.2f}",
             "spare heads": [f"interval {low_50} to 50",
                             f"above about {1 - low_50 / 50:.0%}"],
+            "below the floor": f"all {sum(below_floor(4, 1))} seeds of one head do, "
+                               f"{sum(below_floor(4, 2))} of two heads",
             "one head, two": [f"back, in {two[2]} seeds of\n50",
                               f"learned both in {two[2]} seeds of"],
             "two heads, three": f"learned three in {three[3]} of 50",

@@ -1,7 +1,10 @@
-"""The exception: three heads that learned four lookups, and how."""
+"""The exception: three heads that learned four lookups, and how; and how
+often trained heads beat the floor that rows fixed against the values set."""
+
+import statistics
 
 from snippets.how_many_heads.ex01_tasks import LOOKUPS, lookups_task
-from snippets.how_many_heads.ex02_designs import design
+from snippets.how_many_heads.ex02_designs import HEADS, KS, design
 from snippets.how_many_heads.ex03_one_average import rows_held
 from snippets.how_many_heads.ex05_staircase import (
     ACCURATE,
@@ -17,6 +20,32 @@ from snippets.training.ex05_train import (
 )
 
 # isort: split
+# --8<-- [start:floor]
+inputs, targets = held_out(task=lookups_task(4))  # the held-out sequences
+t, n, key = torch.arange(6), len(inputs), inputs[..., 1]
+sources = torch.stack([
+    ((t - 1) % 6).expand(n, 6), key.argmax(1, keepdim=True).expand(n, 6),
+    key.argmin(1, keepdim=True).expand(n, 6), ((t - 2) % 6).expand(n, 6),
+])  # (4, n, T): the position each lookup reads  # fmt: skip
+
+
+def floor(k, h):
+    """The least test MSE of h heads on k lookups whose rows do not move with
+    the values: at each position, (distinct sources - h) / (3k) at least,
+    for values uniform on (-1, 1), of variance 1/3."""
+    ordered = sources[:k].sort(dim=0).values  # (k, n, T)
+    distinct = 1 + (ordered[1:] != ordered[:-1]).sum(dim=0)  # (n, T)
+    return ((distinct - h).clamp(min=0) / (3 * k)).float().mean().item()
+
+
+print("k  h   floor  median test MSE  seeds below the floor")
+for k in KS:
+    for h in [h for h in HEADS if h < k]:
+        mse = cells[k, h]["test mse"]
+        below = sum(m < floor(k, h) for m in mse)
+        print(f"{k}  {h}  {floor(k, h):6.3f}  {statistics.median(mse):15.3f}",
+              f" {below:2d} of {len(mse)}")  # fmt: skip
+# --8<-- [end:floor]
 # --8<-- [start:page]
 seeds = range(*staircase_results["seeds"])[: len(worst_lookup(4, 3))]
 learned_all = [
@@ -26,7 +55,6 @@ print("3 heads, 4 lookups, learned in seeds", learned_all)
 
 task, seed = lookups_task(4), learned_all[0]
 run = train_model(design(3, 4), seed, lr=cells[4, 3]["lr"], task=task)
-inputs, targets = held_out(task=task)
 blind = inputs.clone()
 blind[..., 0] = 0  # the same sequences, every value 0
 with torch.no_grad():
@@ -40,11 +68,6 @@ trained, without = accuracy(out, targets), accuracy(out_blind, targets)
 for f, a, b in zip(LOOKUPS, trained, without, strict=True):
     print(f"  {f.__name__:16} {a:.1f} (at least {ACCURATE}: {a >= ACCURATE})",
           f"  {b:.1f}")  # fmt: skip
-t, n, key = torch.arange(6), len(inputs), inputs[..., 1]
-sources = torch.stack([
-    ((t - 1) % 6).expand(n, 6), key.argmax(1, keepdim=True).expand(n, 6),
-    key.argmin(1, keepdim=True).expand(n, 6), ((t - 2) % 6).expand(n, 6),
-])  # (4, n, T): the position each lookup reads  # fmt: skip
 print("each head's mean weight on each lookup's source, in that order:")
 for head in range(3):
     on = [rows[:, head].gather(-1, s[..., None]).mean() for s in sources]
