@@ -37,6 +37,20 @@ AVX2 = {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "ATEN_CPU_CAPABILITY": "avx2"}
 CAPABILITY = {"LOWEST": "DEFAULT", "AVX2": "AVX2"}
 
 
+# Every retrain-and-compare check of the suite, under kernel sets that give each
+# setting each of its values at least once (the suite itself runs the machine's
+# own: no setting, OMP's threads). train_model and the real-text train set one
+# thread themselves, so OMP_NUM_THREADS changes only the twin's PyTorch run.
+KERNEL_SETS = {
+    "the records' own": {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
+                         "OMP_NUM_THREADS": "1"},
+    "AVX2": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "AVX2",
+             "OMP_NUM_THREADS": "2"},
+    "AVX-512": {"ATEN_CPU_CAPABILITY": "avx512", "MKL_CBWR": None,
+                "OMP_NUM_THREADS": "1"},
+}  # fmt: skip
+
+
 def cpu_flags() -> set[str]:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as info:

@@ -20,7 +20,7 @@ from tests.pages import DOCS, nav_pages, prose_lines
 CITATIONS = {
     "how-many-heads.md": {
         "Vaswani": ["Table 3"],
-        "Young": ["pages 211 to 218"],  # Eckart and Young
+        "Young": ["pages 211 to 218", "pages 211 to 218"],  # Eckart and Young
         "Jaggi": ["section 3"],  # Cordonnier, Loukas and Jaggi
     },
     "index.md": {

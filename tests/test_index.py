@@ -219,10 +219,13 @@ def test_prose_numbers():
     cells = staircase_results["cells"]
     diagonal = [staircase_found(cells, k, k) for k in range(1, 5)]
     fewer = [staircase_found(cells, k, h) for k, h in cells if h < k]
+    spare = [staircase_found(cells, k, h) for k, h in cells if h > k]
+    assert all(f == n for f, n in spare)  # "in every one"
     computed["staircase"] = (
-        f"in {min(f for f, _ in diagonal)} or more of every "
-        f"{min(n for _, n in diagonal)} seeds wherever h ≥ k, and in "
-        f"{sum(f for f, _ in fewer)} of the\n{sum(n for _, n in fewer)} seeds where"
+        f"in {min(f for f, _ in diagonal)} or more of "
+        f"{min(n for _, n in diagonal)} seeds (with heads to spare, in every\n"
+        f"one of {min(n for _, n in spare)}), and with fewer heads in "
+        f"{sum(f for f, _ in fewer)} of {sum(n for _, n in fewer)} seeds"
     )
     exception = staircase_found(cells, 4, 3)
     computed["staircase's exception"] = "but for {} of {} with four".format(*exception)

@@ -119,26 +119,12 @@ def test_a_planted_error_fails_every_check(plant):
             assert step <= 10, (job, problems)
 
 
-# Every retrain-and-compare check of the suite, under kernel sets that give each
-# setting each of its values at least once (the suite itself runs the machine's
-# own: no setting, OMP's threads). train_model and the real-text train set one
-# thread themselves, so OMP_NUM_THREADS changes only the twin's PyTorch run.
-KERNEL_SETS = {
-    "the records' own": {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
-                         "OMP_NUM_THREADS": "1"},
-    "AVX2": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "AVX2",
-             "OMP_NUM_THREADS": "2"},
-    "AVX-512": {"ATEN_CPU_CAPABILITY": "avx512", "MKL_CBWR": None,
-                "OMP_NUM_THREADS": "1"},
-}  # fmt: skip
-
-
 def test_every_check_passes_under_every_kernel_set():
     """Each set's retrained records all pass compare(); prints, per kind of
     record, the largest gap against its tolerance under each set."""
     if not os.environ.get("HEADS_CPU_SETS"):
         pytest.skip("minutes of training: `make cpu-sets` runs it, and .ci/run")
-    sets = dict(KERNEL_SETS)
+    sets = dict(cpu_sets.KERNEL_SETS)
     if "avx512f" not in cpu_sets.cpu_flags():
         del sets["AVX-512"]  # the CPU has none: AVX2's and the own set's cover it
     jobs = [*nudge_spread.SUITE_JOBS, ("kernels", 0)]

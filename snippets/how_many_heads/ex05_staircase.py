@@ -69,3 +69,25 @@ start, stop = staircase_results["tuning seeds"]
 print(f"each cell's learning rate, tuned on seeds {start} to {stop - 1}:")
 print_grid(lambda k, h: f"{cells[k, h]['lr']}")
 # --8<-- [end:spread]
+# --8<-- [start:lookups]
+NEAR = 0.05  # a seed this close to the line counts as near it
+
+
+def each_lookup(k, h, measure):
+    """measure(accuracies over seeds) for each of the cell's k lookups."""
+    return " ".join(measure(cells[k, h][f"lookup {i + 1}"]) for i in range(k))
+
+
+def median(accuracies):  # 0.82 as .82, to fit four in a column
+    return f"{statistics.median(accuracies):.2f}".removeprefix("0")
+
+
+def near(accuracies):
+    return str(sum(abs(a - ACCURATE) < NEAR for a in accuracies))
+
+
+print("each lookup's median accuracy, in the order of LOOKUPS")
+print_grid(lambda k, h: each_lookup(k, h, median))
+print(f"seeds within {NEAR} of the line {ACCURATE}, on each lookup")
+print_grid(lambda k, h: each_lookup(k, h, near))
+# --8<-- [end:lookups]

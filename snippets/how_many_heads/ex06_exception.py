@@ -38,13 +38,14 @@ def floor(k, h):
     return ((distinct - h).clamp(min=0) / (3 * k)).float().mean().item()
 
 
-print("k  h   floor  median test MSE  seeds below the floor")
+print("k  h   floor  median test MSE  seeds below it  the closest, by")
 for k in KS:
     for h in [h for h in HEADS if h < k]:
         mse = cells[k, h]["test mse"]
-        below = sum(m < floor(k, h) for m in mse)
+        margins = [floor(k, h) - m for m in mse if m < floor(k, h)]
+        closest = f"{min(margins):.4f}" if margins else "-"
         print(f"{k}  {h}  {floor(k, h):6.3f}  {statistics.median(mse):15.3f}",
-              f" {below:2d} of {len(mse)}")  # fmt: skip
+              f" {len(margins):2d} of {len(mse)}  {closest:>14}")  # fmt: skip
 # --8<-- [end:floor]
 # --8<-- [start:page]
 seeds = range(*staircase_results["seeds"])[: len(worst_lookup(4, 3))]

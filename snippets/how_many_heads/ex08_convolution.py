@@ -73,7 +73,8 @@ for o, tap in zip(OFFSETS, taps, strict=True):
     target[o % L] = tap
 stack = taps.reshape(len(OFFSETS), -1)  # each tap's matrix as a row
 floor = (torch.linalg.svdvals(stack)[-1] / target.norm()).item()
-print(f"no 2 heads can do better than {floor:.2f} of the kernel (rank 2)")
+print(f"no 2 heads with offset-only scores miss by less than {floor:.2f}",
+      "of the kernel's norm (rank 2)")  # fmt: skip
 fit = fit_heads(2, target)
 print(f"2 heads, trained: {fit:.2f}, within 0.001 of that floor:",
       0 <= fit - floor < 0.001)  # fmt: skip
