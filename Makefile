@@ -18,7 +18,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # their asserts again, 18.8 s of collection where 11.9 s read the caches.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds tune staircase spread sweep twin twin-depth bench-trainer bench-suite audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds tune staircase spread sweep twin twin-lookups twin-depth bench-trainer bench-suite audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -100,12 +100,14 @@ cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; e
 	  -n 2 --dist loadfile -p no:cacheprovider --no-cov -rP
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
-# rates (snippets/train_it/twin_results.py), and its depth model's 800 steps against
-# PyTorch's (tests/data/train_it_depth_steps.json): minutes, so not in `make test`;
-# .ci/run calls it after `make test`.
+# rates (snippets/train_it/twin_results.py, and lookups_results.py for two cells of
+# how-many-heads), its depth model's 800 steps against PyTorch's
+# (tests/data/train_it_depth_steps.json), and every cell's first two seeds against
+# tests/data/train_it_lookups_steps.json: minutes, so not in `make test`; .ci/run
+# calls it after `make test`.
 test-trainer-seeds: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's 100 seeds against PyTorch's, in Chromium (minutes)
 	HEADS_TRAINER_SEEDS=1 $(BIN)/python -m pytest tests/browser/test_train_it.py \
-	  -k "train_100_seeds or depth_trains_what_pytorch_trains_step_for_step" \
+	  -k "train_100_seeds or depth_trains_what_pytorch_trains_step_for_step or every_cell_trains" \
 	  -p no:cacheprovider --no-cov -rA
 
 build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
@@ -184,6 +186,12 @@ sweep: $(STAMP)  ## the real-text page's sweep of heads and seeds (about 27 minu
 # the output blocks of the page that prints from them.
 twin: $(STAMP)  ## the live trainer's runs in PyTorch, float64 (minutes): the page's rates, the browser's reference
 	$(BIN)/python -m experiments.train_it_twin
+	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
+
+# Writes snippets/train_it/lookups_results.py and tests/data/train_it_lookups_steps.json,
+# then the output blocks of the page that prints from them.
+twin-lookups: $(STAMP)  ## the live trainer's cells of k lookups and h heads in PyTorch, float64 (about 30 minutes on 2 cores)
+	$(BIN)/python -m experiments.train_it_lookups
 	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
 
 # Writes tests/data/train_it_depth_steps.json: PyTorch's runs of the depth model the

@@ -55,6 +55,37 @@ def trainer_data() -> dict:
         "layers": LAYERS,
         "claims": {name.lower(): getattr(claims, name) for name in THRESHOLDS},
         "seeds": list(twin_results["seeds"]),  # what make twin trained
+        "shown_bottom": shown_bottom(claims.x_test),
+        "lookups": lookups_data(),
+    }
+
+
+def shown_bottom(x_test) -> int:
+    """Where the key is smallest in the sequence the maps show."""
+    keys = x_test[..., 1]  # (n, T)
+    s = int((keys.argmax(dim=1) == SHOWN_TOP).nonzero()[0])
+    return int(keys[s].argmin())
+
+
+def lookups_data() -> dict:
+    """How-many-heads' cells (snippets/train_it/ex08_lookups.py): the width, each
+    cell's learning rate, and in how many of the seeds make twin-lookups trained
+    PyTorch is accurate on every lookup."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        from snippets.train_it.ex05_claims import TWO_HEADS_MIN_ACCURACY as line
+        from snippets.train_it.ex08_lookups import CELL_WIDTH, held
+        from snippets.train_it.lookups_results import lookups_results
+
+    total = held[0].shape[0] * held[0].shape[1]  # held-out predictions per lookup
+    cells = lookups_results["cells"].items()
+    return {
+        "width": CELL_WIDTH,
+        "seeds": list(lookups_results["seeds"]),
+        "rates": {f"{k},{h}": cell["lr"] for (k, h), cell in cells},
+        "pytorch": {
+            f"{k},{h}": sum(min(c) / total >= line for c in cell["correct"].values())
+            for (k, h), cell in cells
+        },
     }
 
 

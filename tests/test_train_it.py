@@ -26,6 +26,11 @@ pytorch = on_page(PAGE, "snippets.train_it.ex04_pytorch")
 claims = on_page(PAGE, "snippets.train_it.ex05_claims")
 results = on_page(PAGE, "snippets.train_it.twin_results")
 twin = lazy("experiments.train_it_twin")
+cells = on_page(PAGE, "snippets.train_it.ex08_lookups")
+cell_run = on_page(PAGE, "snippets.train_it.ex09_lookups_rates")
+cell_results = on_page(PAGE, "snippets.train_it.lookups_results")
+cell_twin = lazy("experiments.train_it_lookups")
+staircase = lazy("snippets.how_many_heads.ex02_designs")
 nudge_spread = lazy("experiments.nudge_spread")
 depth = lazy("experiments.train_it_depth")
 # the training page's thresholds and failures(): its module reads that page's saved
@@ -414,6 +419,80 @@ def test_the_twin_agrees_with_pytorch_at_every_step():
     check_twin_within_spread(twin)
 
 
+# -- how-many-heads' cells: k lookups against h heads, and `make twin-lookups` -------
+
+
+def test_the_cells_are_how_many_heads_designs_and_tasks():
+    """At how-many-heads' width, every split of it starts from the same numbers,
+    drawn as nn.Linear draws them; with two lookups the batches are make_batch's,
+    number for number, and the others are the lookups how-many-heads names."""
+    assert cells.CELL_WIDTH == staircase.WIDTH  # the cells are that page's
+    for k in staircase.KS:
+        start = cells.lookups_weights(5, k)
+        for h in staircase.HEADS:
+            model = cells.cell_model(k, h)
+            model.load_state_dict(start)  # the same shapes, strict
+            reference = staircase.design(h, k)()
+            assert [p.shape for p in model.parameters()] == [
+                p.shape for p in reference.parameters()
+            ]
+    rng, width = random.Random(5), cells.CELL_WIDTH  # in order, from random()
+    first = [(2 * rng.random() - 1) * (1 / math.sqrt(8)) for _ in range(width * 8)]
+    assert start["W_query.weight"].flatten().tolist() == first
+    assert start["W_o.weight"].abs().max() < 1 / math.sqrt(width)
+    x, y = cells.lookups_batch(64, random.Random(3), 2)
+    a, b = stream.make_batch(64, random.Random(3))
+    assert torch.equal(x, a) and torch.equal(y, b)
+    x, y = cells.lookups_batch(64, random.Random(4), 4)
+    v, key = x[..., 0], x[..., 1]
+    assert torch.equal(
+        y[..., 2], v.gather(1, key.argmin(1, keepdim=True)).expand(64, 6)
+    )
+    assert torch.equal(y[..., 3], v.roll(2, dims=1))
+
+
+def test_the_cell_records_are_for_this_code():
+    steps = records(cell_twin)
+    for made, name in [(cell_results.lookups_results, "lookups_results.py"),
+                       (steps, cell_twin.STEPS_FILE.name)]:  # fmt: skip
+        assert made["code"] == cell_twin.code_key(), (
+            f"{name} is stale: the cells' code, the staircase's learning rates or "
+            "torch changed since `make twin-lookups` wrote it. Run "
+            "`make twin-lookups` (about 30 minutes)."
+        )
+    grid = {(k, h) for k in staircase.KS for h in staircase.HEADS}
+    assert set(cell_results.lookups_results["cells"]) == grid
+    assert set(steps["runs"]) == {
+        f"k{k}h{h}/{s}" for k, h in grid for s in cell_twin.STEP_SEEDS
+    }
+    for (k, _), cell in cell_results.lookups_results["cells"].items():
+        assert list(cell["correct"]) == list(cell_twin.SEEDS)
+        assert all(len(c) == k for c in cell["correct"].values())
+
+
+def test_the_pages_cell_run_is_pytorchs_record():
+    """The page's run of three lookups and three heads, seed 0, against what
+    make twin-lookups recorded of it alone: every loss within 1e-9, relative, or
+    ten times the spread a one-ulp nudge of its start made up to that step; every
+    final weight likewise; the held-out counts the same."""
+    entry = records(cell_twin)["runs"]["k3h3/0"]
+    theirs = twin.from_f64(entry["losses"])
+    spread, running = [], 0.0
+    changes = dict(entry["spread"])
+    for step in range(1, len(theirs) + 1):
+        running = changes.get(step, running)
+        spread.append(running)
+    gaps = [abs(a / b - 1) for a, b in zip(cell_run.losses, theirs, strict=True)]
+    assert all(g <= max(1e-9, 10 * s) for g, s in zip(gaps, spread, strict=True))
+    flat = torch.cat([w.flatten() for w in cell_run.model.state_dict().values()])
+    recorded = torch.tensor(twin.from_f64(entry["weights"]), dtype=torch.float64)
+    assert (flat - recorded).abs().max() <= max(
+        [1e-9, *(10 * g for g in entry["weight spread"].values())]
+    )
+    counts = cell_results.lookups_results["cells"][3, 3]["correct"][0]
+    assert tuple(cells.accurate(cell_run.model, 3)) == counts
+
+
 # -- what the page says ---------------------------------------------------------------
 
 
@@ -703,12 +782,68 @@ def loop_numbers() -> dict:
     }
 
 
+def staircase_found(k: int, h: int) -> tuple[int, int]:
+    """make staircase's count for a cell: seeds that learned all k, of how many."""
+    from snippets.how_many_heads.ex05_staircase import found
+
+    return found(k, h)
+
+
+def cell_numbers() -> dict:
+    """The section on how-many-heads' cells: the width and its splits (the form's
+    boxes too), the cells and the seeds make twin-lookups trained, the line."""
+    from hooks.trainer import trainer_data
+
+    data = trainer_data()
+    width, heads = cells.CELL_WIDTH, staircase.HEADS
+    cells_ = cell_results.lookups_results["cells"]
+    line = data["claims"]["two_heads_min_accuracy"]
+    total = cells.held[0].shape[0] * cells.held[0].shape[1]
+
+    def found(k, h):  # seeds 0 to 99 accurate on every lookup, in PyTorch
+        return sum(min(c) / total >= line for c in cells_[k, h]["correct"].values())
+
+    enough = [found(k, h) for k, h in cells_ if h >= k]
+    assert all(found(k, h) == 0 for k, h in cells_ if h < k and (k, h) != (4, 3))
+    theirs = staircase_found(4, 3)
+    splits = [f"{h} head{'s' * (h > 1)} of width {width // h}" for h in heads]
+    words = ["one", "two", "three", "four"]
+    return {
+        "the cells' width": [
+            f"heads at a width of {width}, a cell",
+            f"several lookups at once, at a width of {width}",
+            f"at a total width of {width}",
+            f"at a width of {width} with one output",
+            f"{width} numbers wide",
+        ],
+        "the form's boxes": splits,
+        "the splits": "("
+        + ", ".join(
+            f"{words[h - 1]} {'head of width' if h == 1 else 'of'} {width // h}"
+            for h in heads
+        ).replace(", four", " or four")
+        + ")",
+        "the cells, in the long test": f"all {len(cells_)} cells",
+        "the cells' line": f"({line:g} or more of the held-out",
+        "the cells' tolerance": f"outputs within {data['tol']:g},",
+        "the cells' staircase": (
+            f"in {min(enough)} or more of the {len(cell_twin.SEEDS)} seeds; with fewer "
+            f"heads,\nin none, but for four lookups with three heads, in {found(4, 3)} "
+            f"of {len(cell_twin.SEEDS)} here against {theirs[0]} of {theirs[1]}"
+        ),
+    }
+
+
 def test_prose_numbers():
     from tests.pages import check_prose_numbers
 
     definitions = "0 1 2 3 4 5 8 9 10 100 256 800 4096 0.1 1% 1.01"
     check_prose_numbers(
         "train-it.md",
-        computed=seed_numbers() | depth_numbers() | checked_numbers() | loop_numbers(),
+        computed=seed_numbers()
+        | depth_numbers()
+        | checked_numbers()
+        | loop_numbers()
+        | cell_numbers(),
         definitions=set(definitions.split()),
     )

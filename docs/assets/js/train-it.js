@@ -22,24 +22,50 @@ setTimeout(() => {
   const SVG = "http://www.w3.org/2000/svg";
   const form = root.querySelector("form");
   const f = form.elements;
-  const DESIGNS = [...f.design].map((box) => box.value); // "2x2", "1x4", "4x1", "1L", "2L"
+  // The boxes' designs: "2x2", "1x4", "4x1", "1L", "2L", and "h1" to "h4", the heads
+  // of how-many-heads' cells, whose number of lookups the form's select sets.
+  const BOXES = [...f.design].map((box) => box.value);
   // the designs of one layer, whose claims the training page makes (and 100 seeds
   // train), and those of one head per layer (width-and-depth's)
-  const ONE_LAYER = DESIGNS.filter((d) => config.designs[d]);
+  const ONE_LAYER = BOXES.filter((d) => config.designs[d]);
   const layersOf = (d) => config.layers[d] ?? 0; // 0: one layer of several heads
-  const NAMES = Object.fromEntries(
-    DESIGNS.map((d) => {
-      const layers = layersOf(d);
-      if (layers) return [d, layers === 1 ? "1 layer of 1 head" : `${layers} layers of 1 head each`];
-      const [heads, width] = config.designs[d];
-      return [d, `${heads} head${heads > 1 ? "s" : ""} of width ${width}`];
-    }),
-  );
+  // how-many-heads' cell "k3h2": [k lookups, h heads]; null for another design
+  const cellOf = (d) => {
+    const found = /^k([1-4])h([1-4])$/.exec(d);
+    return found ? [Number(found[1]), Number(found[2])] : null;
+  };
+  const isDesign = (d) => Boolean(config.designs[d] || layersOf(d) || cellOf(d));
+  const plural = (n, word) => `${n} ${word}${n > 1 ? "s" : ""}`;
+  function nameOf(d) {
+    const layers = layersOf(d);
+    if (layers) return layers === 1 ? "1 layer of 1 head" : `${layers} layers of 1 head each`;
+    const cell = cellOf(d);
+    if (cell) {
+      const [k, h] = cell;
+      return `${plural(h, "head")} of width ${config.lookups.width / h}, ${plural(k, "lookup")}`;
+    }
+    const [heads, width] = config.designs[d];
+    return `${plural(heads, "head")} of width ${width}`;
+  }
   // a head, as the page names it: by its number, or by its layer
   const headName = (d, h) => (layersOf(d) ? `Layer ${h + 1}'s head` : `Head ${h + 1}`);
-  const PLACES = ["the previous position", "the largest key", "the position just after the largest key"];
-  const LOOKUPS = ["v[i\u22121]", "v[max k]"]; // the two outputs: previous value, largest key's
+  // The lookups, in the order of the outputs, and the place each reads from; the depth
+  // designs' third place is the one just after the largest key.
+  const LOOKUPS = ["v[i\u22121]", "v[max k]", "v[min k]", "v[i\u22122]"];
+  const PLACES = ["the previous position", "the largest key", "the smallest key", "two positions back"];
+  const AFTER = "the position just after the largest key";
   const T = 6;
+  const lookupsOf = (d) => LOOKUPS.slice(0, cellOf(d)?.[0] ?? 2);
+  const placesOf = (d) =>
+    layersOf(d) ? [...PLACES.slice(0, 2), AFTER] : PLACES.slice(0, lookupsOf(d).length);
+  // where each place is in the sequence the maps show, for position t
+  const COLUMNS = {
+    [PLACES[0]]: (t) => (t + T - 1) % T,
+    [PLACES[1]]: () => config.shown_top,
+    [PLACES[2]]: () => config.shown_bottom,
+    [PLACES[3]]: (t) => (t + T - 2) % T,
+    [AFTER]: () => (config.shown_top + 1) % T,
+  };
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
   // While training, the page redraws at most this often: drawing takes the main
   // thread's share of the processor, which the workers that train need more.
@@ -125,7 +151,9 @@ setTimeout(() => {
   // --- the form ---------------------------------------------------------------------
   const status = part("status");
   const seedError = root.querySelector("#train-it-seed-error");
-  const chosenDesigns = () => [...f.design].filter((box) => box.checked).map((box) => box.value);
+  // a box's design: a cell's heads take the number of lookups from the select
+  const designOf = (value) => (value.startsWith("h") ? `k${f.lookups.value}${value}` : value);
+  const chosenDesigns = () => [...f.design].filter((box) => box.checked).map((box) => designOf(box.value));
 
   // Any whole number, as Python's random.seed takes it (a BigInt: no size limit).
   function readSeed() {
@@ -181,21 +209,20 @@ setTimeout(() => {
     },
     lossSvg,
   );
-  const curves = {};
   const legend = html("ul", { class: "heads-trainer__legend" }, part("loss"));
-  const legendItems = {};
-  for (const d of DESIGNS) {
-    curves[d] = svg("path", { class: `heads-trainer__curve heads-trainer__curve--${d}` }, lossSvg);
-    const item = html("li", { hidden: "" }, legend);
+  let curves = {}; // design -> its curve, for the designs of the run shown
+  // A design's curve and its line in the legend; a cell's colour is its heads'.
+  function legendFor(d) {
+    const look = `heads-trainer__curve heads-trainer__curve--${cellOf(d) ? `h${cellOf(d)[1]}` : d}`;
+    curves[d] = svg("path", { class: look }, lossSvg);
+    const item = html("li", {}, legend);
     const swatch = svg("svg", { viewBox: "0 0 30 10", "aria-hidden": "true" }, item);
-    const line = { x1: 0, x2: 30, y1: 5, y2: 5 };
-    svg("line", { ...line, class: `heads-trainer__curve heads-trainer__curve--${d}` }, swatch);
-    item.append(NAMES[d]);
-    legendItems[d] = item;
+    svg("line", { x1: 0, x2: 30, y1: 5, y2: 5, class: look }, swatch);
+    item.append(nameOf(d));
   }
   function drawLosses(losses, upTo) {
     // losses: design -> its losses so far; upTo: the last step drawn
-    for (const d of DESIGNS) {
+    for (const d of Object.keys(curves)) {
       const l = losses[d];
       if (!l) {
         curves[d].setAttribute("d", "");
@@ -222,17 +249,18 @@ setTimeout(() => {
 
   function panelFor(design, index) {
     const layers = layersOf(design);
-    const heads = layers || config.designs[design][0];
-    const places = layers ? 3 : 2; // where a head looks: the depth designs' third place
+    const heads = layers || cellOf(design)?.[1] || config.designs[design][0];
+    const places = placesOf(design); // where a head looks, for the tables
+    const lookups = lookupsOf(design);
     const box = html(
       "section",
       {
         class: `heads-trainer__design heads-trainer__design--${design}`,
-        "aria-label": NAMES[design],
+        "aria-label": nameOf(design),
       },
       panels,
     );
-    html("p", { class: "heads-trainer__design-title" }, box, NAMES[design]);
+    html("p", { class: "heads-trainer__design-title" }, box, nameOf(design));
     const maps = html("div", { class: "heads-trainer__maps" }, box);
     const headMaps = [];
     for (let h = 0; h < heads; h += 1) {
@@ -242,7 +270,9 @@ setTimeout(() => {
       const viewBox = `0 0 ${side + 2} ${TOP + T * CELL + 2}`;
       const map = svg("svg", { viewBox, role: "img" }, figure);
       for (let u = 0; u < T; u += 1) {
-        const label = u === config.shown_top ? `${u}\u2605` : String(u); // the largest key: a star
+        // the largest key: a star; the smallest, where a lookup reads it, a white one
+        const smallest = u === config.shown_bottom && lookups.length > 2;
+        const label = u === config.shown_top ? `${u}\u2605` : smallest ? `${u}\u2606` : String(u);
         const middle = u * CELL + CELL / 2;
         svg("text", { x: LEFT + middle, y: TOP - 6, class: "col" }, map).textContent = label;
         svg("text", { x: LEFT - 5, y: TOP + middle, class: "row" }, map).textContent = String(u);
@@ -270,7 +300,7 @@ setTimeout(() => {
       headMaps.push({ map, cells });
     }
     const accuracy = html("dl", { class: "heads-trainer__accuracy" }, box);
-    const bars = LOOKUPS.map((name) => {
+    const bars = lookups.map((name) => {
       html("dt", {}, accuracy, name);
       const dd = html("dd", {}, accuracy);
       const track = html("span", { class: "heads-trainer__track", "aria-hidden": "true" }, dd);
@@ -305,7 +335,7 @@ setTimeout(() => {
     const offResult = html("p", { class: "heads-trainer__off-result", "aria-live": "polite" }, off);
     // the numbers, as a table (always in the page; the checkbox shows it)
     const table = html("table", { class: "heads-trainer__table" }, tablesBox);
-    html("caption", {}, table, `${NAMES[design]}: the numbers at the step shown`);
+    html("caption", {}, table, `${nameOf(design)}: the numbers at the step shown`);
     const body = html("tbody", {}, table);
     const row = (label) => {
       const tr = html("tr", {}, body);
@@ -314,17 +344,19 @@ setTimeout(() => {
     };
     const cellsOf = {
       loss: row("loss at this step"),
-      accuracy: LOOKUPS.map((name) => row(`accuracy on ${name}, this step's batch`)),
+      accuracy: lookups.map((name) => row(`accuracy on ${name}, this step's batch`)),
       looks: Array.from({ length: heads }, (_, h) =>
-        PLACES.slice(0, places).map((place) => row(`${headName(design, h)}: weight on ${place}`)),
+        places.map((place) => row(`${headName(design, h)}: weight on ${place}`)),
       ),
     };
-    legendItems[design].hidden = false;
+    legendFor(design);
     return {
       design,
       index,
       heads,
       layers,
+      lookups,
+      places,
       maps: headMaps,
       bars,
       accuracyNote,
@@ -337,15 +369,14 @@ setTimeout(() => {
   }
 
   // Where a head's rows put their weight, for the shown sequence: the mean over its
-  // rows of the weight on the previous position, on the largest key, and on the
-  // position just after it.
-  function looksOf(maps, h) {
-    const sums = [0, 0, 0];
+  // rows of the weight on each of `places`.
+  function looksOf(maps, h, places) {
+    const sums = places.map(() => 0);
     for (let t = 0; t < T; t += 1) {
       const row = (h * T + t) * T;
-      sums[0] += maps[row + ((t + T - 1) % T)];
-      sums[1] += maps[row + config.shown_top];
-      sums[2] += maps[row + ((config.shown_top + 1) % T)];
+      places.forEach((place, i) => {
+        sums[i] += maps[row + COLUMNS[place](t)];
+      });
     }
     return sums.map((x) => x / T);
   }
@@ -356,8 +387,8 @@ setTimeout(() => {
       cells.forEach((cell, i) => {
         cell.setAttribute("fill-opacity", String(frame.maps[h * T * T + i]));
       });
-      const looks = looksOf(frame.maps, h).slice(0, p.cellsOf.looks[h].length);
-      const said = looks.map((x, i) => `${x.toFixed(2)}${i ? "" : " of their weight"} on ${PLACES[i]}`);
+      const looks = looksOf(frame.maps, h, p.places);
+      const said = looks.map((x, i) => `${x.toFixed(2)}${i ? "" : " of their weight"} on ${p.places[i]}`);
       map.setAttribute(
         "aria-label",
         `${headName(p.design, h)} at step ${step}, ` +
@@ -368,7 +399,7 @@ setTimeout(() => {
         setNumber(p.cellsOf.looks[h][i], `${p.design}.looks.${h}.${i}`, x);
       });
     });
-    const accuracy = frame.accuracy ?? [NaN, NaN];
+    const accuracy = frame.accuracy ?? p.lookups.map(() => NaN);
     p.bars.forEach(({ bar, value }, i) => {
       const a = accuracy[i];
       bar.style.width = Number.isNaN(a) ? "0" : `${(a * 100).toFixed(1)}%`;
@@ -420,9 +451,9 @@ setTimeout(() => {
     part("run").hidden = false;
     panels.textContent = "";
     tablesBox.textContent = "";
-    Object.values(legendItems).forEach((item) => {
-      item.hidden = true;
-    });
+    for (const curve of Object.values(curves)) curve.remove();
+    curves = {};
+    legend.textContent = "";
     shown = Object.fromEntries(designs.map((d, i) => [d, panelFor(d, i)]));
     current = {
       designs,
@@ -438,7 +469,7 @@ setTimeout(() => {
     drawLosses(run.losses, 0);
     const animate = !reducedMotion.matches;
     status.textContent =
-      `Training ${designs.map((d) => NAMES[d]).join(" and ")}, seed ${seed}` +
+      `Training ${designs.map(nameOf).join(" and ")}, seed ${seed}` +
       (animate ? "\u2026" : ": drawn when done, as your system asks for less motion\u2026");
     let pending = false; // a frame waiting to be drawn
     let drawn = 0; // when the last was (performance.now())
@@ -506,11 +537,11 @@ setTimeout(() => {
       p.verdict.textContent = "";
       p.verdict.append(`Held out, after training: accuracy `);
       accuracy.forEach((a, i) => {
-        p.verdict.append(`${i ? ", " : ""}${LOOKUPS[i]} `);
+        p.verdict.append(`${i ? ", " : ""}${p.lookups[i]} `);
         setNumber(html("span", {}, p.verdict), `${p.design}.held-out.${i}`, a);
       });
       p.verdict.append(". ");
-      if (p.layers) depthVerdict(p, r);
+      if (p.layers || cellOf(p.design)) looksVerdict(p, r);
       else if (r.broken.length)
         p.verdict.append(`It breaks the training page's claims: ${r.broken.join("; ")}.`);
       else p.verdict.append("It meets every claim the training page makes about it.");
@@ -531,7 +562,7 @@ setTimeout(() => {
     status.textContent =
       `Trained seed ${run.seed} in ${run.seconds.toFixed(1)} s. ` +
       Object.values(shown)
-        .map((p) => `${NAMES[p.design]}: ${outcome(p.design, run.results[p.design])}`)
+        .map((p) => `${nameOf(p.design)}: ${outcome(p.design, run.results[p.design])}`)
         .join("; ") +
       ".";
   }
@@ -541,25 +572,33 @@ setTimeout(() => {
   const accurateOnBoth = (after) =>
     Math.min(...after.correct) / after.total >= config.claims.two_heads_min_accuracy;
 
-  // A depth design: what width-and-depth counts, on the held-out sequences: whether it
-  // is accurate on both lookups, and where each layer's head puts most weight.
-  function depthVerdict(p, r) {
-    const both = accurateOnBoth(r.after);
+  // "both lookups", "all 3 lookups": every lookup of a design
+  const everyLookup = (k) => (k === 1 ? "its one lookup" : k === 2 ? "both lookups" : `all ${k} lookups`);
+
+  // A depth design, or a cell of how-many-heads: what width-and-depth and
+  // how-many-heads count, on the held-out sequences: whether it is accurate on
+  // every lookup, and where each head (each layer's) puts most weight.
+  function looksVerdict(p, r) {
+    const every = accurateOnBoth(r.after);
     const looksAt = config.claims.role_min_attention; // width-and-depth's "looks there"
-    p.verdict.dataset.both = String(both);
+    const n = p.places.length;
+    p.verdict.dataset.both = String(every);
     p.verdict.append(
-      `${both ? "Accurate" : "Not accurate"} on both lookups ` +
-        `(${config.claims.two_heads_min_accuracy} or more on each). Where each layer's head puts the ` +
-        "most weight: ",
+      `${every ? "Accurate" : "Not accurate"} on ${everyLookup(p.lookups.length)} ` +
+        `(${config.claims.two_heads_min_accuracy} or more on each). ` +
+        `Where each ${p.layers ? "layer's head" : "head"} puts the most weight: `,
     );
+    const none = `on none of the ${["", "two", "three", "four"][n - 1]} places`;
     for (let h = 0; h < p.heads; h += 1) {
-      const looks = r.after.looks.slice(h * 3, h * 3 + 3); // previous, largest key, just after
+      const looks = r.after.looks.slice(h * n, h * n + n); // the places, in p.places' order
       const most = looks.indexOf(Math.max(...looks));
-      const name = `${h ? "; " : ""}layer ${h + 1}'s`;
+      const name = `${h ? "; " : ""}${p.layers ? "layer" : "head"} ${h + 1}'s`;
       p.verdict.append(
         looks[most] >= looksAt
-          ? `${name} on ${PLACES[most]} (`
-          : `${name} on none of the three places with ${looksAt} of it (most on ${PLACES[most]}, `,
+          ? `${name} on ${p.places[most]} (`
+          : n === 1
+            ? `${name} on ${p.places[0]}, with less than ${looksAt} of it (`
+            : `${name} ${none} with ${looksAt} of it (most on ${p.places[most]}, `,
       );
       setNumber(html("span", {}, p.verdict), `${p.design}.held-looks.${h}.${most}`, looks[most]);
       p.verdict.append(")");
@@ -570,8 +609,9 @@ setTimeout(() => {
   // What the status line says of a design's run: the training page's claims, or
   // for a depth design whether it is accurate on both lookups.
   function outcome(d, r) {
-    if (layersOf(d)) {
-      return accurateOnBoth(r.after) ? "accurate on both lookups" : "not accurate on both lookups";
+    if (layersOf(d) || cellOf(d)) {
+      const every = everyLookup(lookupsOf(d).length);
+      return accurateOnBoth(r.after) ? `accurate on ${every}` : `not accurate on ${every}`;
     }
     return r.broken.length ? `breaks ${r.broken.length} of the claims` : "meets every claim";
   }
@@ -605,7 +645,7 @@ setTimeout(() => {
       return;
     }
     p.offResult.append("Held-out accuracy with these heads switched off: ");
-    LOOKUPS.forEach((name, i) => {
+    p.lookups.forEach((name, i) => {
       p.offResult.append(`${i ? "; " : ""}${name} `);
       const off = measured.correct[i] / measured.total;
       setNumber(html("span", {}, p.offResult), `${design}.off.${i}`, off);
@@ -620,48 +660,91 @@ setTimeout(() => {
 
   // --- 100 seeds ------------------------------------------------------------------------
   const seedsBox = part("seeds");
-  const ratesBody = part("rates").querySelector("tbody");
+  const ratesTable = part("rates");
+  const ratesBody = ratesTable.querySelector("tbody");
   const progress = part("seeds-progress");
+  // the table's words for the designs of one layer; how-many-heads' cells have their own
+  const headings = [...ratesTable.querySelectorAll("thead th")];
+  const CLAIMS_WORDS = [ratesTable.caption.textContent, ...headings.map((th) => th.textContent)];
+  const CELL_WORDS = [
+    "For each cell: in how many of the seeds trained so far it is accurate on every lookup " +
+      "(0.85 or more on each), and in how many of the same seeds PyTorch's run is",
+    "design",
+    "accurate on every lookup",
+    "PyTorch, the same seeds",
+    "seeds that fail",
+  ];
 
-  async function trainSeeds(start) {
+  // Seeds start to start + 99: the designs of one layer, judged by the training
+  // page's claims, or the cells of how-many-heads chosen (`cells`), judged by
+  // whether they are accurate on every lookup, beside PyTorch's count where
+  // make twin-lookups trained the same seeds.
+  async function trainSeeds(start, cells = []) {
     const me = stopAll();
     setBusy(true);
     root.dataset.seedsShown = "true";
     seedsBox.hidden = false;
+    const designs = cells.length ? cells : ONE_LAYER;
     const count = config.seeds[1] - config.seeds[0];
     const seeds = Array.from({ length: count }, (_, i) => start + BigInt(i));
     part("seeds-title").textContent = `Seeds ${seeds[0]} to ${seeds[count - 1]}`;
+    const words = cells.length ? CELL_WORDS : CLAIMS_WORDS;
+    ratesTable.caption.textContent = words[0];
+    headings.forEach((th, i) => {
+      th.textContent = words[i + 1];
+    });
     const records = new Map();
     root.seedRecords = records;
     const rows = Object.fromEntries(
-      ONE_LAYER.map((d) => {
+      designs.map((d) => {
         const tr = html("tr", { "data-design": d });
-        html("th", { scope: "row" }, tr, NAMES[d]);
-        const [meets, accurate, failing] = [0, 1, 2].map(() => html("td", {}, tr));
-        return [d, { meets, accurate, failing }];
+        html("th", { scope: "row" }, tr, nameOf(d));
+        const [first, second, failing] = [0, 1, 2].map(() => html("td", {}, tr));
+        return [
+          d,
+          cells.length
+            ? { accurate: first, pytorch: second, failing }
+            : { meets: first, accurate: second, failing },
+        ];
       }),
     );
-    ratesBody.replaceChildren(...Object.values(rows).map((r) => r.meets.parentElement));
+    ratesBody.replaceChildren(...Object.values(rows).map((r) => r.failing.parentElement));
+    const theirs = `${config.lookups.seeds[0]}` === `${start}`; // make twin-lookups' seeds
+    for (const d of cells) {
+      const pytorch = config.lookups.pytorch[cellOf(d).join(",")];
+      rows[d].pytorch.textContent = theirs ? `${pytorch} of ${count}` : "\u2013";
+      if (theirs) rows[d].pytorch.dataset.value = String(pytorch);
+      else
+        rows[d].pytorch.title =
+          `PyTorch trained seeds ${config.lookups.seeds[0]} to ${config.lookups.seeds[1] - 1}`;
+    }
+    const fails = (d, r) => (cells.length ? !accurateOnBoth(r[d].after) : r[d].broken.length > 0);
+    const why = (d, r) =>
+      cells.length
+        ? `accuracy ${r[d].after.correct.map((c) => (c / r[d].after.total).toFixed(2)).join(", ")}`
+        : r[d].broken.join("; ");
     const show = () => {
       const done = [...records.values()];
       const end = done.length === count ? "." : "\u2026";
       progress.textContent = `${done.length} of ${count} seeds trained${end}`;
-      for (const d of ONE_LAYER) {
-        const meets = done.filter((r) => r[d].broken.length === 0).length;
+      for (const d of designs) {
         const accurate = done.filter((r) => accurateOnBoth(r[d].after)).length;
-        rows[d].meets.textContent = `${meets} of ${done.length}`;
-        rows[d].meets.dataset.value = String(meets);
         rows[d].accurate.textContent = `${accurate} of ${done.length}`;
         rows[d].accurate.dataset.value = String(accurate);
+        if (!cells.length) {
+          const meets = done.filter((r) => r[d].broken.length === 0).length;
+          rows[d].meets.textContent = `${meets} of ${done.length}`;
+          rows[d].meets.dataset.value = String(meets);
+        }
         const failing = [...records.entries()]
-          .filter(([, r]) => r[d].broken.length)
+          .filter(([, r]) => fails(d, r))
           .map(([s]) => s)
           .sort((a, b) => (a < b ? -1 : 1));
         rows[d].failing.replaceChildren(
           ...failing.flatMap((s, i) => {
-            const href = `#designs=${ONE_LAYER.join(",")}&seed=${s}&step=${config.steps}`;
+            const href = `#designs=${designs.join(",")}&seed=${s}&step=${config.steps}`;
             const a = html("a", { href }, null, String(s));
-            a.title = `seed ${s}: ${records.get(s)[d].broken.join("; ")}`;
+            a.title = `seed ${s}: ${why(d, records.get(s))}`;
             return i ? [", ", a] : [a];
           }),
         );
@@ -669,7 +752,8 @@ setTimeout(() => {
       }
     };
     show();
-    status.textContent = `Training seeds ${seeds[0]} to ${seeds[count - 1]}, the designs of one layer\u2026`;
+    const what = cells.length ? designs.map(nameOf).join(" and ") : "the designs of one layer";
+    status.textContent = `Training seeds ${seeds[0]} to ${seeds[count - 1]}, ${what}\u2026`;
     const started = performance.now();
     const queue = [...seeds];
     const n = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
@@ -681,7 +765,7 @@ setTimeout(() => {
             const seed = queue.shift();
             const { runs } = await worker.ask({
               kind: "train",
-              designs: ONE_LAYER,
+              designs,
               seed: String(seed),
               every: 0,
               lean: true,
@@ -696,7 +780,7 @@ setTimeout(() => {
       );
       if (me !== task) return;
       const seconds = (performance.now() - started) / 1000;
-      status.textContent = `Trained ${count} seeds, the designs of one layer, in ${seconds.toFixed(0)} s.`;
+      status.textContent = `Trained ${count} seeds, ${what}, in ${seconds.toFixed(0)} s.`;
       root.dataset.state = "seeds-done";
     } catch (error) {
       if (error instanceof Stopped || me !== task) return;
@@ -714,14 +798,17 @@ setTimeout(() => {
   function fromHash() {
     const params = new URLSearchParams(location.hash.slice(1));
     if (!params.has("seed")) return false;
-    const designs = (params.get("designs") || "").split(",").filter((d) => DESIGNS.includes(d));
+    const designs = (params.get("designs") || "").split(",").filter(isDesign);
     if (!designs.length) return false;
-    for (const box of f.design) box.checked = designs.includes(box.value);
+    // the form shows what the link holds: a cell's number of lookups in the select
+    const cell = designs.map(cellOf).find(Boolean);
+    if (cell) f.lookups.value = String(cell[0]);
+    for (const box of f.design) box.checked = designs.includes(designOf(box.value));
     f.seed.value = params.get("seed");
     const seed = readSeed();
     if (seed === null) return false;
     const step = Number(params.get("step") ?? config.steps);
-    trainRun(chosenDesigns(), seed, Number.isFinite(step) ? step : config.steps);
+    trainRun(designs, seed, Number.isFinite(step) ? step : config.steps);
     return true;
   }
 
@@ -738,7 +825,7 @@ setTimeout(() => {
   });
   root.querySelector("[data-action='seeds']").addEventListener("click", () => {
     const seed = readSeed();
-    if (seed !== null) trainSeeds(seed);
+    if (seed !== null) trainSeeds(seed, chosenDesigns().filter(cellOf));
   });
   stopButton.addEventListener("click", () => {
     stopAll();

@@ -60,7 +60,11 @@
   // --- the task, the weights and the sequences (snippets/train_it/ex01_stream.py) --
   const T = 6; // positions per sequence
   const D_MODEL = 2 + T; // v, k and a one-hot place
-  const WIDTH = 4; // heads * d_head, the same in every design
+  const WIDTH = 4; // heads * d_head, the same in every design of the training page
+  // Every lookup a batch holds, whichever a model is trained on: the previous value
+  // and the value at the largest key (the training page's two), then the value at
+  // the smallest key and the value two back (how-many-heads' tasks of 3 and 4).
+  const LOOKUPS = 4;
   // A model's weights in one Float64Array, in the order of its state_dict: each
   // linear map's weight (out, in), row by row, then its bias (out).
   function layout(shapes) {
@@ -73,13 +77,21 @@
     }
     return { shapes, at, size };
   }
-  const ONE_LAYER = layout([
-    // the training page's Attention
-    ["W_query", WIDTH, D_MODEL],
-    ["W_key", WIDTH, D_MODEL],
-    ["W_value", WIDTH, D_MODEL],
-    ["W_o", 2, WIDTH],
-  ]);
+  // The training page's Attention at a width (heads side by side), with `outputs`
+  // outputs: the first `outputs` lookups of a batch.
+  function oneLayer(width, outputs) {
+    const model = layout([
+      ["W_query", width, D_MODEL],
+      ["W_key", width, D_MODEL],
+      ["W_value", width, D_MODEL],
+      ["W_o", outputs, width],
+    ]);
+    const names = ["W_query", "W_key", "W_value", "W_o"];
+    [model.QW, model.KW, model.VW, model.OW] = names.map((n) => model.at[`${n}.weight`]);
+    [model.QB, model.KB, model.VB, model.OB] = names.map((n) => model.at[`${n}.bias`]);
+    return { ...model, width, outputs };
+  }
+  const ONE_LAYER = oneLayer(WIDTH, 2); // the training page's
   const { at: AT, size: SIZE } = ONE_LAYER;
 
   function initialWeights(seed, model = ONE_LAYER) {
@@ -96,25 +108,34 @@
     return W;
   }
 
-  // n sequences: v (n, T) in (-1, 1), k (n, T) in (0, 1), and the targets y (n, T, 2):
-  // the value at the previous position and the value where k is largest. A batch
-  // is made once and drawn into again at every step: nothing is allocated.
+  // n sequences: v (n, T) in (-1, 1), k (n, T) in (0, 1), and the targets y (n, T,
+  // LOOKUPS): the value at the previous position, where k is largest, where it is
+  // smallest, and two positions back. A batch is made once and drawn into again at
+  // every step: nothing is allocated.
   function batchOf(n) {
     const f = (size) => new Float64Array(size);
-    return { n, v: f(n * T), k: f(n * T), y: f(n * T * 2), top: new Int32Array(n) };
+    const places = () => new Int32Array(n);
+    return { n, v: f(n * T), k: f(n * T), y: f(n * T * LOOKUPS), top: places(), bottom: places() };
   }
 
   function drawBatch(batch, random) {
-    const { n, v, k, y, top } = batch;
+    const { n, v, k, y, top, bottom } = batch;
     for (let i = 0; i < n * T; i += 1) v[i] = random() * 2 - 1;
     for (let i = 0; i < n * T; i += 1) k[i] = random();
     for (let s = 0; s < n; s += 1) {
       const o = s * T; // where sequence s starts
       top[s] = 0; // where its k is largest
-      for (let t = 1; t < T; t += 1) if (k[o + t] > k[o + top[s]]) top[s] = t;
+      bottom[s] = 0; // and smallest
+      for (let t = 1; t < T; t += 1) {
+        if (k[o + t] > k[o + top[s]]) top[s] = t;
+        if (k[o + t] < k[o + bottom[s]]) bottom[s] = t;
+      }
       for (let t = 0; t < T; t += 1) {
-        y[(o + t) * 2] = v[o + ((t + T - 1) % T)];
-        y[(o + t) * 2 + 1] = v[o + top[s]];
+        const i = (o + t) * LOOKUPS;
+        y[i] = v[o + ((t + T - 1) % T)];
+        y[i + 1] = v[o + top[s]];
+        y[i + 2] = v[o + bottom[s]];
+        y[i + 3] = v[o + ((t + T - 2) % T)];
       }
     }
     return batch;
@@ -123,47 +144,51 @@
   const makeBatch = (n, random) => drawBatch(batchOf(n), random);
 
   // --- the model, forward and backward by hand (snippets/train_it/ex02_backward.py) -
-  // One attention layer, the training page's; a design is its number of heads. What
-  // is not about this model (the random numbers, Adam and the schedule, the claims,
-  // the worker) works on any flat array of weights in state_dict order: the depth
-  // model below brings its own layout, forward and backward.
-  // One sequence at a time: its queries, keys and values (T, WIDTH), each head's
-  // weights (h, T, T), the context (T, WIDTH) and the output (T, 2), kept in `work`,
-  // made once per run: nothing is allocated while training. The hot loops read the
-  // weights at fixed offsets.
-  const [QW, KW, VW, OW] = ["W_query", "W_key", "W_value", "W_o"].map((n) => AT[`${n}.weight`]);
-  const [QB, KB, VB, OB] = ["W_query", "W_key", "W_value", "W_o"].map((n) => AT[`${n}.bias`]);
-
-  function workspace(heads) {
+  // One attention layer, the training page's, at the width and with the outputs of
+  // its `model` (oneLayer); a design is its number of heads. What is not about this
+  // model (the random numbers, Adam and the schedule, the claims, the worker) works
+  // on any flat array of weights in state_dict order: the depth model below brings
+  // its own layout, forward and backward.
+  // One sequence at a time: its queries, keys and values (T, width), each head's
+  // weights (h, T, T), the context (T, width) and the output (T, outputs), kept in
+  // `work`, made once per run: nothing is allocated while training. The hot loops
+  // read the weights at the model's offsets.
+  function workspace(heads, model = ONE_LAYER) {
     const f = (n) => new Float64Array(n);
+    const { width, outputs } = model;
     return {
       heads,
-      dHead: WIDTH / heads,
-      scale: Math.sqrt(WIDTH / heads), // each score is divided by sqrt(d_head)
-      q: f(T * WIDTH),
-      k: f(T * WIDTH),
-      v: f(T * WIDTH),
+      model: null, // a depth model's, below
+      one: model,
+      width,
+      outputs,
+      dHead: width / heads,
+      scale: Math.sqrt(width / heads), // each score is divided by sqrt(d_head)
+      q: f(T * width),
+      k: f(T * width),
+      v: f(T * width),
       a: f(heads * T * T),
-      context: f(T * WIDTH),
-      out: f(T * 2),
-      gradOut: f(T * 2),
-      gradContext: f(T * WIDTH),
+      context: f(T * width),
+      out: f(T * outputs),
+      gradOut: f(T * outputs),
+      gradContext: f(T * width),
       gradA: f(T),
-      gradQ: f(T * WIDTH),
-      gradK: f(T * WIDTH),
-      gradV: f(T * WIDTH),
+      gradQ: f(T * width),
+      gradK: f(T * width),
+      gradV: f(T * width),
     };
   }
 
-  // q, k, v (T, WIDTH) of sequence s: z = x W^T + b, where x_t = [v_t, k_t, e_t] with
+  // q, k, v (T, width) of sequence s: z = x W^T + b, where x_t = [v_t, k_t, e_t] with
   // e_t one-hot, so the product reads columns 0 and 1 of W and the column of place t.
   function project(W, batch, s, work) {
-    const { q, k, v } = work;
+    const { q, k, v, width } = work;
+    const { QW, KW, VW, QB, KB, VB } = work.one;
     for (let t = 0; t < T; t += 1) {
       const vt = batch.v[s * T + t];
       const kt = batch.k[s * T + t];
-      for (let c = 0; c < WIDTH; c += 1) {
-        const i = t * WIDTH + c;
+      for (let c = 0; c < width; c += 1) {
+        const i = t * width + c;
         const row = c * D_MODEL; // row c of each W: v's weight, k's, then the places'
         q[i] = vt * W[QW + row] + kt * W[QW + row + 1] + W[QW + row + 2 + t] + W[QB + c];
         k[i] = vt * W[KW + row] + kt * W[KW + row + 1] + W[KW + row + 2 + t] + W[KB + c];
@@ -174,19 +199,24 @@
 
   // Head h's row for position t: its weights a[row .. row + T) and its context.
   function attendRow(work, h, t) {
-    const { dHead, scale, q, k, v, a, context } = work;
+    const { dHead, scale, q, k, v, a, context, width } = work;
     const row = (h * T + t) * T; // head h's weights for position t
-    const qt = t * WIDTH + h * dHead; // head h's columns: h * dHead .. + dHead - 1
+    const off = h * dHead;
+    const qt = t * width + off; // head h's columns: h * dHead .. + dHead - 1
     let top = 0; // where the largest score is
+    let largest = 0;
     for (let u = 0; u < T; u += 1) {
-      const ku = u * WIDTH + h * dHead;
+      const ku = u * width + off;
       let score = 0;
       for (let e = 0; e < dHead; e += 1) score += q[qt + e] * k[ku + e];
-      a[row + u] = score / scale;
-      if (a[row + u] > a[row + top]) top = u;
+      const scaled = score / scale;
+      a[row + u] = scaled;
+      if (u === 0 || scaled > largest) {
+        top = u;
+        largest = scaled;
+      }
     }
     // softmax, less the largest score so that exp stays finite (exp(0) is 1)
-    const largest = a[row + top];
     let total = 0;
     for (let u = 0; u < T; u += 1) {
       const w = u === top ? 1 : Math.exp(a[row + u] - largest);
@@ -197,65 +227,73 @@
     for (let u = 0; u < T; u += 1) a[row + u] *= inverse;
     for (let e = 0; e < dHead; e += 1) {
       let sum = 0;
-      for (let u = 0; u < T; u += 1) sum += a[row + u] * v[u * WIDTH + h * dHead + e];
+      for (let u = 0, at = off + e; u < T; u += 1, at += width) sum += a[row + u] * v[at];
       context[qt + e] = sum;
     }
   }
 
-  // The forward pass of sequence s: work.out (T, 2), work.a (h, T, T).
+  // The forward pass of sequence s: work.out (T, outputs), work.a (h, T, T).
   function forward(W, batch, s, work) {
     project(W, batch, s, work);
     for (let h = 0; h < work.heads; h += 1) {
       for (let t = 0; t < T; t += 1) attendRow(work, h, t);
     }
-    output(W, work.context, work.out);
+    output(W, work);
   }
 
-  // out = context W_o^T + b_o, for one sequence: (T, WIDTH) -> (T, 2)
-  function output(W, context, out) {
+  // out = context W_o^T + b_o, for one sequence: (T, width) -> (T, outputs)
+  function output(W, work) {
+    const { context, out, width, outputs } = work;
+    const { OW, OB } = work.one;
     for (let t = 0; t < T; t += 1) {
-      for (let o = 0; o < 2; o += 1) {
+      for (let o = 0; o < outputs; o += 1) {
         let sum = 0;
-        for (let c = 0; c < WIDTH; c += 1) sum += context[t * WIDTH + c] * W[OW + o * WIDTH + c];
-        out[t * 2 + o] = sum + W[OB + o];
+        for (let c = 0; c < width; c += 1) sum += context[t * width + c] * W[OW + o * width + c];
+        out[t * outputs + o] = sum + W[OB + o];
       }
     }
   }
 
   // d loss / d W_o and b_o of one sequence, added to G, and d loss / d context.
   function outputBack(W, G, work) {
-    const { context, gradOut, gradContext } = work;
+    const { context, gradOut, gradContext, width, outputs } = work;
+    const { OW, OB } = work.one;
     for (let t = 0; t < T; t += 1) {
-      const g0 = gradOut[t * 2];
-      const g1 = gradOut[t * 2 + 1];
-      for (let c = 0; c < WIDTH; c += 1) {
-        G[OW + c] += g0 * context[t * WIDTH + c];
-        G[OW + WIDTH + c] += g1 * context[t * WIDTH + c];
-        gradContext[t * WIDTH + c] = g0 * W[OW + c] + g1 * W[OW + WIDTH + c];
+      for (let c = 0; c < width; c += 1) {
+        const x = context[t * width + c];
+        let sum = 0;
+        for (let o = 0; o < outputs; o += 1) {
+          const g = gradOut[t * outputs + o];
+          G[OW + o * width + c] += g * x;
+          sum += g * W[OW + o * width + c];
+        }
+        gradContext[t * width + c] = sum;
       }
-      G[OB] += g0;
-      G[OB + 1] += g1;
+      for (let o = 0; o < outputs; o += 1) G[OB + o] += gradOut[t * outputs + o];
     }
   }
 
   // Head h's row for position t, backward: adds to gradQ, gradK and gradV.
   function attendRowBack(work, h, t) {
-    const { dHead, scale, q, k, v, a, gradContext, gradA, gradQ, gradK, gradV } = work;
+    const { dHead, scale, q, k, v, a, gradContext, gradA, gradQ, gradK, gradV, width } = work;
     const row = (h * T + t) * T;
-    const qt = t * WIDTH + h * dHead;
+    const off = h * dHead;
+    const qt = t * width + off;
     let mean = 0; // the a-weighted mean of d loss / d a over the row
     for (let u = 0; u < T; u += 1) {
-      const ku = u * WIDTH + h * dHead;
+      const ku = u * width + off;
+      const weight = a[row + u];
       let sum = 0;
       for (let e = 0; e < dHead; e += 1) {
-        sum += gradContext[qt + e] * v[ku + e];
-        gradV[ku + e] += a[row + u] * gradContext[qt + e];
+        const g = gradContext[qt + e];
+        sum += g * v[ku + e];
+        gradV[ku + e] += weight * g;
       }
       gradA[u] = sum;
-      mean += a[row + u] * sum;
+      mean += weight * sum;
     }
     for (let u = 0; u < T; u += 1) {
-      const ku = u * WIDTH + h * dHead;
+      const ku = u * width + off;
       const gradScore = (a[row + u] * (gradA[u] - mean)) / scale; // the softmax's backward
       for (let e = 0; e < dHead; e += 1) {
         gradQ[qt + e] += gradScore * k[ku + e];
@@ -265,29 +303,33 @@
   }
 
   // d z / d W of sequence s's three projections, added to G, from gradQ, gradK and
-  // gradV (T, WIDTH): x_t is one-hot past its first two numbers, as in project.
+  // gradV (T, width): x_t is one-hot past its first two numbers, as in project.
   function projectBack(G, batch, s, work) {
-    const { gradQ, gradK, gradV } = work;
-    for (const [w, b, gradZ] of [
-      [QW, QB, gradQ],
-      [KW, KB, gradK],
-      [VW, VB, gradV],
-    ]) {
-      for (let c = 0; c < WIDTH; c += 1) {
-        const row = w + c * D_MODEL;
-        for (let t = 0; t < T; t += 1) {
-          const g = gradZ[t * WIDTH + c];
-          G[row] += g * batch.v[s * T + t];
-          G[row + 1] += g * batch.k[s * T + t];
-          G[row + 2 + t] += g;
-          G[b + c] += g;
-        }
+    const { gradQ, gradK, gradV, width } = work;
+    const { QW, KW, VW, QB, KB, VB } = work.one;
+    linearInBack(G, QW, QB, gradQ, width, batch, s);
+    linearInBack(G, KW, KB, gradK, width, batch, s);
+    linearInBack(G, VW, VB, gradV, width, batch, s);
+  }
+
+  // The backward pass of z = x W^T + b, x_t = [v_t, k_t, e_t] as in project: adds
+  // d loss / d W (at w) and b (at b) to G, from gradZ (T, outputs) of sequence s.
+  // One projection's part of projectBack, and the depth model's W_in.
+  function linearInBack(G, w, b, gradZ, outputs, batch, s) {
+    for (let c = 0; c < outputs; c += 1) {
+      const row = w + c * D_MODEL;
+      for (let t = 0; t < T; t += 1) {
+        const g = gradZ[t * outputs + c];
+        G[row] += g * batch.v[s * T + t];
+        G[row + 1] += g * batch.k[s * T + t];
+        G[row + 2 + t] += g;
+        G[b + c] += g;
       }
     }
   }
 
   // The backward pass of sequence s, after its forward pass: adds its part of the
-  // gradients to G, from gradOut = d loss / d out (T, 2).
+  // gradients to G, from gradOut = d loss / d out (T, outputs).
   function backward(W, G, batch, s, work) {
     outputBack(W, G, work);
     work.gradQ.fill(0);
@@ -302,18 +344,22 @@
   // The mean squared error over a batch, and its gradients in G (overwritten);
   // `correct` counts the outputs within `tol` of their targets, on each lookup.
   function lossAndGrads(W, G, batch, work, tol = 0, correct = [0, 0]) {
-    const count = batch.n * T * 2;
+    const outputs = work.outputs;
+    const count = batch.n * T * outputs;
     G.fill(0);
     let loss = 0;
-    const depth = work.model; // a model of several layers, or the page's one layer
+    const depth = work.model; // a model of several layers, or one layer
     for (let s = 0; s < batch.n; s += 1) {
       if (depth) depthForward(W, depth, batch, s, work);
       else forward(W, batch, s, work);
-      for (let i = 0; i < T * 2; i += 1) {
-        const error = work.out[i] - batch.y[s * T * 2 + i];
-        loss += error * error;
-        work.gradOut[i] = (2 * error) / count;
-        if (Math.abs(error) < tol) correct[i % 2] += 1;
+      for (let t = 0; t < T; t += 1) {
+        for (let o = 0; o < outputs; o += 1) {
+          const i = t * outputs + o;
+          const error = work.out[i] - batch.y[(s * T + t) * LOOKUPS + o];
+          loss += error * error;
+          work.gradOut[i] = (2 * error) / count;
+          if (Math.abs(error) < tol) correct[o] += 1;
+        }
       }
       if (depth) depthBackward(W, G, depth, batch, s, work);
       else backward(W, G, batch, s, work);
@@ -321,7 +367,8 @@
     // The key bias adds q . b to every score of a row, and a softmax ignores what
     // is added to a whole row: its gradient is zero (what the sum gives is
     // rounding noise, which Adam would divide by its EPS and follow).
-    for (const key of depth ? depth.keyBiases : [KB]) G.fill(0, key, key + WIDTH);
+    if (depth) for (const key of depth.keyBiases) G.fill(0, key, key + WIDTH);
+    else G.fill(0, work.one.KB, work.one.KB + work.width);
     return loss / count;
   }
 
@@ -366,6 +413,7 @@
       streams: Array.from({ length: model.layers + 1 }, () => f(T * D_STREAM)),
       heads: Array.from({ length: model.layers }, () => workspace(1)), // q, k, v, a (T, 4)...
       write: f(T * D_STREAM),
+      outputs: 2,
       out: f(T * 2),
       gradOut: f(T * 2),
       gradStream: f(T * D_STREAM),
@@ -407,20 +455,6 @@
       for (let o = 0; o < D_STREAM; o += 1) {
         const row = w + o * D_MODEL;
         stream[t * D_STREAM + o] = vt * W[row] + kt * W[row + 1] + W[row + 2 + t] + W[b + o];
-      }
-    }
-  }
-
-  // streamIn's backward: adds d loss / d W_in and b_in to G, from gradStream (T, 16).
-  function streamInBack(G, [w, b], batch, s, gradStream) {
-    for (let o = 0; o < D_STREAM; o += 1) {
-      const row = w + o * D_MODEL;
-      for (let t = 0; t < T; t += 1) {
-        const g = gradStream[t * D_STREAM + o];
-        G[row] += g * batch.v[s * T + t];
-        G[row + 1] += g * batch.k[s * T + t];
-        G[row + 2 + t] += g;
-        G[b + o] += g;
       }
     }
   }
@@ -470,7 +504,7 @@
       linearBack(W, G, layer.key, stream, D_STREAM, head.gradK, WIDTH, gradStream);
       linearBack(W, G, layer.value, stream, D_STREAM, head.gradV, WIDTH, gradStream);
     }
-    streamInBack(G, model.in, batch, s, gradStream);
+    linearInBack(G, model.in[0], model.in[1], gradStream, D_STREAM, batch, s); // W_in's
   }
 
   // A run of the depth model, as `run` makes one of the page's model.
@@ -495,11 +529,12 @@
   const EPS = 1e-8;
 
   // the cosine schedule: lr at step 0, falling to 0 at step `steps`
-  const learningRate = (config, step) => (config.lr * (1 + Math.cos((Math.PI * step) / config.steps))) / 2;
+  const learningRate = (lr, steps, step) => (lr * (1 + Math.cos((Math.PI * step) / steps))) / 2;
 
-  // One Adam step (step counts from 1), as torch.optim.Adam takes it.
-  function adam(config, W, G, m, v, step) {
-    const size = learningRate(config, step - 1) / (1 - BETAS[0] ** step);
+  // One Adam step (step counts from 1), as torch.optim.Adam takes it, at the
+  // schedule's rate from lr.
+  function adam(config, lr, W, G, m, v, step) {
+    const size = learningRate(lr, config.steps, step - 1) / (1 - BETAS[0] ** step);
     const root = Math.sqrt(1 - BETAS[1] ** step);
     for (let i = 0; i < W.length; i += 1) {
       m[i] += (G[i] - m[i]) * (1 - BETAS[0]); // mean of the gradients
@@ -509,29 +544,39 @@
   }
 
   // One design's training, a step at a time: its weights, Adam's state, the losses.
-  function run(config, heads, seed) {
-    const W = initialWeights(seed);
+  // The training page's model (ONE_LAYER, at config.lr), or another width and number
+  // of outputs (oneLayer) at its own rate.
+  function run(config, heads, seed, model = ONE_LAYER, lr = config.lr) {
+    const W = initialWeights(seed, model);
     return {
       heads,
+      lr,
       start: W.slice(),
       W,
-      G: new Float64Array(SIZE),
-      m: new Float64Array(SIZE),
-      v: new Float64Array(SIZE),
+      G: new Float64Array(model.size),
+      m: new Float64Array(model.size),
+      v: new Float64Array(model.size),
       losses: new Float64Array(config.steps),
       step: 0,
-      work: workspace(heads),
+      work: workspace(heads, model),
     };
+  }
+
+  // How-many-heads' cell (k, h): k lookups at once against h heads side by side at
+  // config.lookups.width, at the learning rate the staircase tuned for the cell.
+  function lookupsRun(config, k, heads, seed) {
+    const { width, rates } = config.lookups;
+    return run(config, heads, seed, oneLayer(width, k), rates[`${k},${heads}`]);
   }
 
   // One step: the loss, and the share of this batch's outputs within tol of their
   // targets on each lookup (before the step), then Adam's step.
   function trainStep(config, r, batch) {
-    const correct = [0, 0];
+    const correct = new Array(r.work.outputs).fill(0);
     r.losses[r.step] = lossAndGrads(r.W, r.G, batch, r.work, config.tol, correct);
     r.accuracy = correct.map((c) => c / (batch.n * T));
     r.step += 1;
-    adam(config, r.W, r.G, r.m, r.v, r.step);
+    adam(config, r.lr ?? config.lr, r.W, r.G, r.m, r.v, r.step);
   }
 
   // --- what the training page measures (snippets/training/ex05, ex06, ex13) ---------
@@ -539,28 +584,25 @@
   // (as counts), the mean squared error, each head's mean weight on the previous
   // position and on the largest key, and, between every two heads, the Jensen-Shannon
   // divergence of their rows, in bits, averaged over every row.
-  function measure(config, W, heads, test, removed = null) {
-    const work = workspace(heads);
-    const correct = [0, 0];
+  function measure(config, W, heads, test, removed = null, model = ONE_LAYER) {
+    const work = workspace(heads, model);
+    const places = model.outputs; // a place for each lookup: where its value is
+    const correct = new Array(places).fill(0);
     let squares = 0;
-    const looks = new Float64Array(heads * 2);
+    const looks = new Float64Array(heads * places);
     const pairs = [];
     for (let g = 0; g < heads; g += 1) for (let h = g + 1; h < heads; h += 1) pairs.push([g, h]);
     const divergence = new Float64Array(pairs.length);
-    const mean = removed ? contextMean(W, heads, test) : null;
+    const mean = removed ? contextMean(W, heads, test, model) : null;
     for (let s = 0; s < test.n; s += 1) {
       forward(W, test, s, work);
-      if (removed) withHeadsRemoved(W, heads, work, removed, mean);
-      for (let i = 0; i < T * 2; i += 1) {
-        const error = work.out[i] - test.y[s * T * 2 + i];
-        squares += error * error;
-        if (Math.abs(error) < config.tol) correct[i % 2] += 1;
-      }
+      if (removed) withHeadsRemoved(W, work, removed, mean);
+      squares = heldOutErrors(config, work, test, s, correct, squares);
       const a = work.a;
       for (let h = 0; h < heads; h += 1) {
         for (let t = 0; t < T; t += 1) {
-          looks[h * 2] += a[(h * T + t) * T + ((t + T - 1) % T)];
-          looks[h * 2 + 1] += a[(h * T + t) * T + test.top[s]];
+          for (let j = 0; j < places; j += 1)
+            looks[h * places + j] += a[(h * T + t) * T + place(j, test, s, t)];
         }
       }
       pairs.forEach(([g, h], n) => {
@@ -574,10 +616,33 @@
       heads,
       correct,
       total: rows,
-      mse: squares / (rows * 2),
+      mse: squares / (rows * places),
       looks: Array.from(looks, (x) => x / rows),
       divergence: Array.from(divergence, (x) => x / rows),
     };
+  }
+
+  // Where lookup j of position t in sequence s finds its value.
+  function place(j, test, s, t) {
+    if (j === 0) return (t + T - 1) % T; // the previous position
+    if (j === 1) return test.top[s]; // the largest key
+    if (j === 2) return test.bottom[s]; // the smallest key
+    return (t + T - 2) % T; // two back
+  }
+
+  // `squares` plus sequence s's squared errors, one after the other, after a forward
+  // pass into `work`; counts the outputs within config.tol of their targets into
+  // `correct`, per lookup.
+  function heldOutErrors(config, work, test, s, correct, squares) {
+    const outputs = work.outputs;
+    for (let i = 0; i < T * outputs; i += 1) {
+      const t = Math.floor(i / outputs);
+      const o = i % outputs;
+      const error = work.out[i] - test.y[(s * T + t) * LOOKUPS + o];
+      squares += error * error;
+      if (Math.abs(error) < config.tol) correct[o] += 1;
+    }
+    return squares;
   }
 
   // JS(p, q) in bits, for the rows of `a` that start at i and j (0 log 0 counts as 0).
@@ -614,11 +679,7 @@
     const looks = new Float64Array(layers * 3);
     for (let s = 0; s < test.n; s += 1) {
       depthForward(W, model, test, s, work, removed, mean);
-      for (let i = 0; i < T * 2; i += 1) {
-        const error = work.out[i] - test.y[s * T * 2 + i];
-        squares += error * error;
-        if (Math.abs(error) < config.tol) correct[i % 2] += 1;
-      }
+      squares = heldOutErrors(config, work, test, s, correct, squares);
       const after = (test.top[s] + 1) % T;
       for (let i = 0; i < layers; i += 1) {
         const { a } = work.heads[i];
@@ -642,30 +703,30 @@
 
   // --- switching heads off (the ablation page's heads_removed) ----------------------
   // The context each head hands to W_o, averaged over every held-out position.
-  function contextMean(W, heads, test) {
-    const work = workspace(heads);
-    const sum = new Float64Array(WIDTH);
+  function contextMean(W, heads, test, model) {
+    const work = workspace(heads, model);
+    const width = model.width;
+    const sum = new Float64Array(width);
     for (let s = 0; s < test.n; s += 1) {
       forward(W, test, s, work);
-      for (let i = 0; i < T * WIDTH; i += 1) sum[i % WIDTH] += work.context[i];
+      for (let i = 0; i < T * width; i += 1) sum[i % width] += work.context[i];
     }
     return sum.map((x) => x / (test.n * T));
   }
 
   // After a forward pass: the output again, with the context of each head that
   // `removed` names zeroed ("zero") or set to its mean ("mean").
-  function withHeadsRemoved(W, heads, work, removed, mean) {
-    const dHead = WIDTH / heads;
-    const { context, out } = work;
+  function withHeadsRemoved(W, work, removed, mean) {
+    const { context, width, dHead } = work;
     removed.forEach((how, h) => {
       if (how === "on") return;
       for (let t = 0; t < T; t += 1) {
         for (let e = h * dHead; e < (h + 1) * dHead; e += 1) {
-          context[t * WIDTH + e] = how === "mean" ? mean[e] : 0;
+          context[t * width + e] = how === "mean" ? mean[e] : 0;
         }
       }
     });
-    output(W, context, out);
+    output(W, work);
   }
 
   // --- the training page's claims, for each design (snippets/train_it/ex05_claims.py)
@@ -708,6 +769,12 @@
     return found;
   }
 
+  // "k3h2" -> [3, 2]: a cell of how-many-heads (k lookups, h heads); else null.
+  function lookupsCell(design) {
+    const found = /^k([1-4])h([1-4])$/.exec(design);
+    return found ? [Number(found[1]), Number(found[2])] : null;
+  }
+
   // --- in a worker: the messages of train-it.js ------------------------------------
   function serve() {
     const trained = {}; // design -> its last run, for switching heads off
@@ -728,21 +795,24 @@
         depthForward(r.W, r.work.model, test, s, work);
         return work.heads.flatMap((head) => Array.from(head.a));
       }
-      const work = workspace(r.heads);
+      const work = workspace(r.heads, r.work.one);
       forward(r.W, test, s, work);
       return Array.from(work.a);
     }
 
-    // A design of the page: a number of heads in one layer (config.designs), or a
-    // number of layers of one head each (config.layers).
-    const start = (config, design, seed) =>
-      config.layers[design]
-        ? depthRun(config, config.layers[design], seed)
-        : run(config, config.designs[design][0], seed);
+    // A design of the page: a number of heads in one layer (config.designs), a
+    // number of layers of one head each (config.layers), or how-many-heads' cell of
+    // k lookups and h heads ("k3h2": lookupsCell).
+    function start(config, design, seed) {
+      const cell = lookupsCell(design);
+      if (cell) return lookupsRun(config, cell[0], cell[1], seed);
+      if (config.layers[design]) return depthRun(config, config.layers[design], seed);
+      return run(config, config.designs[design][0], seed);
+    }
     const judge = (config, r, W, removed = null) =>
       r.layers
         ? depthMeasure(config, W, r.layers, heldOut(config), removed)
-        : measure(config, W, r.heads, heldOut(config), removed);
+        : measure(config, W, r.heads, heldOut(config), removed, r.work.one);
 
     // Train `designs` from one seed, side by side on the same sequences; a frame
     // every `every` steps (none if 0); at the end each design's losses, weights,
@@ -786,7 +856,9 @@
     function verdicts(config, runs) {
       const two = runs.find((r) => r.design === "2x2");
       return runs.map((r) =>
-        config.layers[r.design] ? null : broken(config.claims, r.after, r.before, two ? two.after.mse : null),
+        config.layers[r.design] || lookupsCell(r.design)
+          ? null
+          : broken(config.claims, r.after, r.before, two ? two.after.mse : null),
       );
     }
 
@@ -821,6 +893,8 @@
     run,
     depthRun,
     depthModel,
+    lookupsRun,
+    lookupsCell,
     trainStep,
     measure,
     depthMeasure,
