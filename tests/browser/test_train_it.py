@@ -807,11 +807,9 @@ def test_train_100_seeds_of_a_cell_gives_pytorchs_counts(page, problems):
     one), and the table's rates and PyTorch's beside them are the records'."""
     page.goto("train-it/")
     page.locator("#train-it[data-ready='true']").wait_for()
-    for box in page.locator("input[name='design']:checked").all():
-        box.uncheck()
     page.locator("select[name='lookups']").select_option("2")
-    for heads in ["h1", "h2"]:
-        page.locator(f"input[name='design'][value='{heads}']").check()
+    for box in page.locator("input[name='design']").all():  # one and two heads
+        box.set_checked(box.get_attribute("value") in {"h1", "h2"})
     page.locator("input[name='seed']").fill("0")
     page.locator("[data-action='seeds']").click()
     page.wait_for_function(STATE, arg="seeds-done", timeout=SEEDS_MS)
