@@ -205,8 +205,8 @@ def test_the_page_trains_what_pytorch_trains_step_for_step(trainer):
 PLANTED = [  # one gradient term off by 1%, each: (what it is, the code, planted)
     (
         "the softmax's backward",
-        "const gradScore = (a[row + u] * (gradA[u] - mean)) / scale;",
-        "const gradScore = (a[row + u] * (gradA[u] - mean * 1.01)) / scale;",
+        "gradA[u] = (a[row + u] * (gradA[u] - mean)) / scale;",
+        "gradA[u] = (a[row + u] * (gradA[u] - mean * 1.01)) / scale;",
     ),
     (
         "one term of the context's gradient",

@@ -292,13 +292,16 @@
       gradA[u] = sum;
       mean += weight * sum;
     }
-    for (let u = 0; u < T; u += 1) {
-      const ku = u * width + off;
-      const gradScore = (a[row + u] * (gradA[u] - mean)) / scale; // the softmax's backward
-      for (let e = 0; e < dHead; e += 1) {
-        gradQ[qt + e] += gradScore * k[ku + e];
-        gradK[ku + e] += gradScore * q[qt + e];
+    // the softmax's backward: d loss / d score, in gradA
+    for (let u = 0; u < T; u += 1) gradA[u] = (a[row + u] * (gradA[u] - mean)) / scale;
+    for (let e = 0; e < dHead; e += 1) {
+      const qe = q[qt + e];
+      let sum = gradQ[qt + e]; // only this row adds to it: summed here, u by u
+      for (let u = 0, at = off + e; u < T; u += 1, at += width) {
+        sum += gradA[u] * k[at];
+        gradK[at] += gradA[u] * qe;
       }
+      gradQ[qt + e] = sum;
     }
   }
 
