@@ -53,18 +53,20 @@ from pathlib import Path
 import torch
 
 from experiments import fair_fight, fresh_seeds, head_sweep, train_it_twin
+from tools import spread_rule
+from tools.spread_rule import MULTIPLE
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tests" / "data" / "nudge_spread.json"
 EARLY = 100  # steps whose losses are compared step for step
 LOSS_ULP = 2.0**-23  # a float32 loss's last bit, relative to it
-# A retrained value may stray from its record by this many times the spread a
-# one-ulp nudge of the start makes, as the live trainer's compare() allows.
-# Measured (make cpu-sets prints it): retrained on an AMD EPYC with AVX-512 under
-# its own kernels and three other sets, against records that an Intel Xeon with
-# AVX-512 and AMX made, no gap came to more than 0.2 of its tolerance; each planted
-# error (PLANTS) goes past it, on the toy within the first ten steps' losses.
-MULTIPLE = 10
+# A retrained value may stray from its record by MULTIPLE times the spread a
+# one-ulp nudge of the start makes (tools/spread_rule.py), as the live trainer's
+# compare() allows. Measured (make cpu-sets prints it): retrained on an AMD EPYC
+# with AVX-512 under its own kernels and three other sets, against records that an
+# Intel Xeon with AVX-512 and AMX made, no gap came to more than 0.2 of its
+# tolerance; each planted error (PLANTS) goes past it, on the toy within the
+# first ten steps' losses.
 # The jobs: the kinds of record (the training page's two models, its first
 # set-up, and each other design of the width-and-depth page) on every seed of
 # the suite's sample, the page's two layers on the first fresh seed, and the
@@ -337,17 +339,17 @@ def twin_gaps(seed: int, found: dict) -> list[tuple[str, float, float]]:
     largest gap."""
     entry = json.loads(train_it_twin.STEPS_FILE.read_text(encoding="utf-8"))
     entry = entry["runs"][f"2x2/{seed}"]
-    losses = train_it_twin.from_f64(found["losses"])
-    recorded = train_it_twin.from_f64(entry["losses"])
+    losses = spread_rule.from_f64(found["losses"])
+    recorded = spread_rule.from_f64(entry["losses"])
     spread = max([gap for _, gap in entry["spread"]], default=0)
     loss_gap = max(train_it_twin.relative_gap(losses, recorded))
-    weights = train_it_twin.from_f64(found["weights"])
-    recorded = train_it_twin.from_f64(entry["weights"])
+    weights = spread_rule.from_f64(found["weights"])
+    recorded = spread_rule.from_f64(entry["weights"])
     weight_gap = max(abs(a - b) for a, b in zip(weights, recorded, strict=True))
     weight_spread = max(entry["weight spread"].values())
     return [
-        ("losses, relative", loss_gap, max(1e-9, MULTIPLE * spread)),
-        ("weights", weight_gap, max(1e-9, MULTIPLE * weight_spread)),
+        ("losses, relative", loss_gap, spread_rule.tolerance(spread)),
+        ("weights", weight_gap, spread_rule.tolerance(weight_spread)),
     ]
 
 

@@ -34,7 +34,6 @@ import json
 import math
 import multiprocessing
 import os
-import struct
 import textwrap
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -174,12 +173,6 @@ def f64(values) -> str:
     return base64.b64encode(
         torch.tensor(values, dtype=torch.float64).numpy().tobytes()
     ).decode()
-
-
-def from_f64(text: str) -> list[float]:
-    """f64's values back, bit for bit (the browser suite reads them so too)."""
-    data = base64.b64decode(text)
-    return list(struct.unpack(f"<{len(data) // 8}d", data))
 
 
 def relative_gap(a: list[float], b: list[float]) -> list[float]:

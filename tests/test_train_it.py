@@ -17,6 +17,7 @@ import torch
 
 from hooks.trainer import THRESHOLDS
 from tests.pages import lazy, on_page
+from tools.spread_rule import MULTIPLE, STRICT, from_f64, running_spread, tolerance
 
 PAGE = "train-it.md"
 stream = on_page(PAGE, "snippets.train_it.ex01_stream")
@@ -203,11 +204,11 @@ def check_step_records(bench, make: str) -> None:
 
 def check_twin_within_spread(bench) -> None:
     """Every loss and weight of the twin within 1e-9 of PyTorch's, or within ten
-    times PyTorch's own spread."""
+    times PyTorch's own spread (tools/spread_rule.py)."""
     for key, entry in records(bench)["runs"].items():
-        assert entry["twin"]["loss"] <= max(1e-9, 10 * pytorch_spread(entry)), key
+        assert entry["twin"]["loss"] <= tolerance(pytorch_spread(entry)), key
         for name, gap in entry["twin"]["weights"].items():
-            assert gap <= max(1e-9, 10 * entry["weight spread"][name]), (key, name)
+            assert gap <= tolerance(entry["weight spread"][name]), (key, name)
             if name.endswith("W_key.bias"):  # neither trains it
                 assert gap == 0, key
 
@@ -225,7 +226,7 @@ def depth_outcomes() -> dict[str, list[dict]]:
     for design, layers in depth.DESIGNS.items():
         for seed in depth.STEP_SEEDS[design]:
             entry = steps[f"{design}/{seed}"]
-            flat = torch.tensor(twin.from_f64(entry["weights"]), dtype=torch.float64)
+            flat = torch.tensor(from_f64(entry["weights"]), dtype=torch.float64)
             shapes = entry["names"]
             parts = flat.split([math.prod(shape) for shape in shapes.values()])
             weights = {n: p.view(shapes[n]) for n, p in zip(shapes, parts, strict=True)}
@@ -474,20 +475,16 @@ def test_the_pages_cell_run_is_pytorchs_record():
     """The page's run of three lookups and three heads, seed 0, against what
     make twin-lookups recorded of it alone: every loss within 1e-9, relative, or
     ten times the spread a one-ulp nudge of its start made up to that step; every
-    final weight likewise; the held-out counts the same."""
+    final weight likewise (tools/spread_rule.py); the held-out counts the same."""
     entry = records(cell_twin)["runs"]["k3h3/0"]
-    theirs = twin.from_f64(entry["losses"])
-    spread, running = [], 0.0
-    changes = dict(entry["spread"])
-    for step in range(1, len(theirs) + 1):
-        running = changes.get(step, running)
-        spread.append(running)
+    theirs = from_f64(entry["losses"])
+    spread = running_spread(entry["spread"], len(theirs))
     gaps = [abs(a / b - 1) for a, b in zip(cell_run.losses, theirs, strict=True)]
-    assert all(g <= max(1e-9, 10 * s) for g, s in zip(gaps, spread, strict=True))
+    assert all(g <= tolerance(s) for g, s in zip(gaps, spread, strict=True))
     flat = torch.cat([w.flatten() for w in cell_run.model.state_dict().values()])
-    recorded = torch.tensor(twin.from_f64(entry["weights"]), dtype=torch.float64)
-    assert (flat - recorded).abs().max() <= max(
-        [1e-9, *(10 * g for g in entry["weight spread"].values())]
+    recorded = torch.tensor(from_f64(entry["weights"]), dtype=torch.float64)
+    assert (flat - recorded).abs().max() <= tolerance(
+        max(entry["weight spread"].values())
     )
     counts = cell_results.lookups_results["cells"][3, 3]["correct"][0]
     assert tuple(cells.accurate(cell_run.model, 3)) == counts
@@ -637,12 +634,12 @@ def checked_numbers() -> dict:
     from tests.browser.test_train_it import EARLY
 
     spread = {key: pytorch_spread(e) for key, e in records(twin)["runs"].items()}
-    ill = [key for key, s in spread.items() if s > 1e-9]
+    ill = [key for key, s in spread.items() if s > STRICT]
     assert all(key.startswith("4x1/") for key in ill)
     n_four = len(twin.STEP_SEEDS["4x1"])
     runs = records(depth)["runs"]
     first = {  # the step where PyTorch's own spread first passes 1e-9, if it does
-        key: next((step for step, gap in entry["spread"] if gap > 1e-9), None)
+        key: next((step for step, gap in entry["spread"] if gap > STRICT), None)
         for key, entry in runs.items()
     }
     two_ill = [first[f"2 layers/{s}"] for s in depth.STEP_SEEDS["2 layers"]]
@@ -658,7 +655,7 @@ def checked_numbers() -> dict:
             f"and the first {n_four}"
         ),
         "PyTorch's own spread": f"in {len(ill)} of those {n_four} seeds",
-        "the worst": f"in the worst by {max(spread.values()) / 1e-9:.0f} times",
+        "the worst": f"in the worst by {max(spread.values()) / STRICT:.0f} times",
         "depth seeds checked": (
             f"seeds 0 to {depth.STEP_SEEDS['2 layers'][-1]} of two layers "
             f"and 0 to {one_layer[-1]} of one"
@@ -667,8 +664,8 @@ def checked_numbers() -> dict:
         "where it starts": f"between {min(two_ill)} and {max(two_ill)}",
         "seed 0": f"comes to {1 + seed_0:.1f} times",
         "how loose": (
-            f"within a factor of about {1 + 10 * seed_0:.0f} of PyTorch's would "
-            f"pass, and\nany weight within {10 * weight_spread:.2f}"
+            f"within a factor of about {1 + MULTIPLE * seed_0:.0f} of PyTorch's "
+            f"would pass, and\nany weight within {MULTIPLE * weight_spread:.2f}"
         ),
         "the first steps": f"the first {EARLY} steps of seed 0",
         "one layer spread": (

@@ -25,6 +25,7 @@ import torch
 
 from tests.browser import browser_kit as kit
 from tests.pages import lazy
+from tools.spread_rule import STRICT, from_f64, running_spread, tolerance
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 STEPS_FILE = DATA / "train_it_steps.json"  # make twin
@@ -32,11 +33,8 @@ DEPTH_FILE = DATA / "train_it_depth_steps.json"  # make twin-depth
 stream = lazy("snippets.train_it.ex01_stream")
 claims = lazy("snippets.train_it.ex05_claims")
 results = lazy("snippets.train_it.twin_results")
-twin = lazy("experiments.train_it_twin")  # its records' format: from_f64
 depth = lazy("experiments.train_it_depth")  # its DESIGNS: "1 layer", "2 layers"
 
-STRICT = 1e-9  # the loss at every step, relative, and every final weight
-SPREAD_FACTOR = 10  # ... or this many times PyTorch's own spread, if larger
 KEY_BIAS = "W_key.bias"
 DESIGNS = ["2x2", "1x4", "4x1"]
 LAYERS = {"1L": "1 layer", "2L": "2 layers"}  # the page's names -> make twin-depth's
@@ -54,16 +52,12 @@ def reference(path: Path = STEPS_FILE) -> dict:
     """PyTorch's runs: "design/seed" -> losses, weights (by name), spread."""
     runs = {}
     for key, entry in json.loads(path.read_text(encoding="utf-8"))["runs"].items():
-        flat, weights, at = twin.from_f64(entry["weights"]), {}, 0
+        flat, weights, at = from_f64(entry["weights"]), {}, 0
         for name, shape in entry["names"].items():
             weights[name] = flat[at : at + math.prod(shape)]
             at += math.prod(shape)
-        losses = twin.from_f64(entry["losses"])
-        spread, running = [], 0.0  # PyTorch's own spread up to each step
-        changes = dict(entry["spread"])  # step -> the running maximum from there
-        for step in range(1, len(losses) + 1):
-            running = changes.get(step, running)
-            spread.append(running)
+        losses = from_f64(entry["losses"])
+        spread = running_spread(entry["spread"], len(losses))  # PyTorch's own
         runs[key] = {**entry, "losses": losses, "weights": weights, "spread": spread}
         runs[key]["flat"] = flat  # the weights in the page's order
     return runs
@@ -77,7 +71,7 @@ def compare(run: dict, pytorch: dict, start: dict) -> dict:
     assert len(losses) == len(theirs)
     loss_gaps = [abs(a / b - 1) for a, b in zip(losses, theirs, strict=True)]
     for step, (gap, own) in enumerate(zip(loss_gaps, spread, strict=True), 1):
-        if gap > max(STRICT, SPREAD_FACTOR * own):
+        if gap > tolerance(own):
             wrong.append(
                 f"step {step}: loss {losses[step - 1]!r}, PyTorch "
                 f"{theirs[step - 1]!r} (PyTorch's own spread {own:.1e})"
@@ -92,7 +86,7 @@ def compare(run: dict, pytorch: dict, start: dict) -> dict:
         if name.endswith(KEY_BIAS) and not (mine == start[name] == values):
             # no gradient: it stays where it started, on both sides
             wrong.append(f"{name} moved from its start: {mine} {values}")
-        if gap > max(STRICT, SPREAD_FACTOR * pytorch["weight spread"][name]):
+        if gap > tolerance(pytorch["weight spread"][name]):
             wrong.append(f"{name}: largest gap {gap:.1e}")
     assert at == len(run["weights"])
     weights = max(weight_gaps.values())
@@ -245,7 +239,7 @@ def test_a_gradient_term_off_by_one_percent_fails_the_check(
     assert found["wrong"], f"{what} off by 1% passed the check"
     assert max(found["loss"], found["weights"]) > 10 * STRICT  # not near the line
     if what == SUBTLE:
-        assert 1e-9 < found["loss"] < 1e-7
+        assert STRICT < found["loss"] < 1e-7
 
 
 # -- depth: one head per layer, width-and-depth's OneHeadPerLayer ----------------------
@@ -380,7 +374,7 @@ def test_the_depth_designs_train_on_the_page_as_pytorch_does(trainer, problems):
         want = depth.measures(model(design, weights))
         after = trained[design]["after"]
         assert after["correct"] == want["correct"], design
-        assert abs(after["mse"] / want["mse"] - 1) < 1e-9, design
+        assert abs(after["mse"] / want["mse"] - 1) < STRICT, design
         gaps = torch.tensor(after["looks"]) - torch.tensor(want["looks"])
         assert gaps.abs().max() < 1e-12, design
         assert trained[design]["broken"] is None

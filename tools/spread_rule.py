@@ -1,0 +1,38 @@
+"""The one rule a run trained again is held to its record by: within MULTIPLE
+times the spread that a one-ulp nudge of the run's start made, or within STRICT
+where that is larger. Another CPU's kernels round some sums otherwise in the last
+bit, and training carries that on, so "the same bits" is no test on another
+machine; the nudge measures how far is fine.
+
+experiments/nudge_spread.py measures the spread of the records the suite trains
+again; experiments/train_it_*.py record the live trainer's PyTorch runs with
+their own: a run's spread as [step, running maximum] wherever it grows, and its
+floats as base64 (`from_f64` reads them back, bit for bit)."""
+
+from __future__ import annotations
+
+import base64
+import struct
+
+MULTIPLE = 10  # times the nudge's spread ...
+STRICT = 1e-9  # ... or this, where larger: a loss (relative), or a weight
+
+
+def tolerance(spread: float) -> float:
+    return max(STRICT, MULTIPLE * spread)
+
+
+def from_f64(text: str) -> list[float]:
+    """The float64 values a record holds as base64, bit for bit."""
+    data = base64.b64decode(text)
+    return list(struct.unpack(f"<{len(data) // 8}d", data))
+
+
+def running_spread(changes: list, steps: int) -> list[float]:
+    """The spread up to each of steps 1..`steps`, from the [step, running
+    maximum] pairs where it grows."""
+    where, spread, running = dict(changes), [], 0.0
+    for step in range(1, steps + 1):
+        running = where.get(step, running)
+        spread.append(running)
+    return spread
