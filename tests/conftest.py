@@ -36,20 +36,6 @@ def first(item) -> int:
     return FIRST.index(path) if path in FIRST else len(FIRST)
 
 
-def pytest_configure(config):
-    """Under xdist, each worker's PyTorch gets its share of the cores (one thread
-    each, on 2 cores and 2 workers): a worker with every core's thread competes
-    with the others for them, and pays for the threads' handovers on tensors this
-    small (the pages' blocks alone: 116 busy core-seconds, 90 with one thread
-    each). No printed digit depends on it (the reader's copy runs one thread,
-    `make cpu-sets` others); the processes a test starts keep PyTorch's own."""
-    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
-    if workers:
-        import torch
-
-        torch.set_num_threads(max(1, (os.cpu_count() or 1) // int(workers)))
-
-
 def pytest_addoption(parser):
     parser.addoption(
         "--page",
