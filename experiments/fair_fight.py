@@ -33,15 +33,13 @@ import inspect
 import multiprocessing
 import os
 import statistics
-import subprocess
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import torch
 
-from experiments import fresh_seeds
+from experiments import format_like_snippets, fresh_seeds
 from snippets.training.ex05_train import STEPS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -225,11 +223,7 @@ def write(path, key, tuning, chosen, evaluated, separate) -> None:
         lines.append("        },")
     lines += ["    },", "}", "# fmt: on", ""]
     path.write_text("\n".join(lines), encoding="utf-8")
-    ruff = Path(sys.executable).with_name("ruff")
-    if ruff.exists():
-        config = ROOT / "snippets" / "ruff.toml"
-        subprocess.run([ruff, "format", "--quiet", "--config", config, path],
-                       check=True)  # fmt: skip
+    format_like_snippets(path)
 
 
 if __name__ == "__main__":

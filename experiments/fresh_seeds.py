@@ -33,12 +33,13 @@ import hashlib
 import inspect
 import json
 import os
-import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import torch
+
+from experiments import format_like_snippets
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "snippets" / "training" / "seed_results.py"
@@ -505,11 +506,7 @@ def write(results: dict, path: Path, design_path: Path = DESIGN_OUTPUT) -> None:
         lines.append("        },")
     lines += ["    },", "}", "# fmt: on", ""]
     design_path.write_text("\n".join(lines), encoding="utf-8")
-    ruff = Path(sys.executable).with_name("ruff")
-    if ruff.exists():  # the same layout as every other snippet
-        config = ROOT / "snippets" / "ruff.toml"  # wherever the files are
-        subprocess.run([ruff, "format", "--quiet", "--config", config, path,
-                        design_path], check=True)  # fmt: skip
+    format_like_snippets(path, design_path)
 
 
 def main() -> None:

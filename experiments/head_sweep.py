@@ -34,14 +34,14 @@ import json
 import os
 import platform
 import statistics
-import subprocess
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
 import torch
+
+from experiments import format_like_snippets
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "snippets" / "real_text" / "sweep_results.py"
@@ -202,11 +202,7 @@ def write(results: dict, path: Path) -> None:
     lines += [f"        {run!r}," for run in results["runs"]]
     lines += ["    ],", "}", ""]
     path.write_text("\n".join(lines), encoding="utf-8")
-    ruff = Path(sys.executable).with_name("ruff")
-    if ruff.exists():  # the same layout as every other snippet
-        config = ROOT / "snippets" / "ruff.toml"
-        subprocess.run([ruff, "format", "--quiet", "--config", config, path],
-                       check=True)  # fmt: skip
+    format_like_snippets(path)
 
 
 def machine(trained: int, minutes: float, load_before: float, at_once: int) -> dict:

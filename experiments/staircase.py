@@ -47,7 +47,7 @@ from pathlib import Path
 
 import torch
 
-from experiments import fair_fight, fresh_seeds, nudge_spread
+from experiments import fair_fight, format_like_snippets, fresh_seeds, nudge_spread
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "snippets" / "how_many_heads" / "staircase_results.py"
@@ -227,11 +227,7 @@ def write(path, key, tuning, best, runs, minutes) -> None:
         lines.append("        },")
     lines += ["    },", "}", "# fmt: on", ""]
     path.write_text("\n".join(lines), encoding="utf-8")
-    ruff = Path(sys.executable).with_name("ruff")
-    if ruff.exists():
-        config = ROOT / "snippets" / "ruff.toml"
-        subprocess.run([ruff, "format", "--quiet", "--config", config, path],
-                       check=True)  # fmt: skip
+    format_like_snippets(path)
 
 
 def write_checked(path, key, best, runs, alone) -> None:
