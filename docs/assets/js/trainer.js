@@ -513,18 +513,7 @@
   // A run of the depth model, as `run` makes one of the page's model.
   function depthRun(config, layers, seed) {
     const model = depthModel(layers);
-    const W = initialWeights(seed, model);
-    return {
-      layers,
-      start: W.slice(),
-      W,
-      G: new Float64Array(model.size),
-      m: new Float64Array(model.size),
-      v: new Float64Array(model.size),
-      losses: new Float64Array(config.steps),
-      step: 0,
-      work: depthWorkspace(model),
-    };
+    return { layers, ...training(config, model, seed), work: depthWorkspace(model) };
   }
 
   // --- Adam and the cosine schedule (snippets/train_it/ex03_train.py) ---------------
@@ -550,19 +539,15 @@
   // The training page's model (ONE_LAYER, at config.lr), or another width and number
   // of outputs (oneLayer) at its own rate.
   function run(config, heads, seed, model = ONE_LAYER, lr = config.lr) {
+    return { heads, lr, ...training(config, model, seed), work: workspace(heads, model) };
+  }
+
+  // What every run holds: its weights from the seed (and a copy of the start), their
+  // gradients, Adam's two averages, and a loss for each step.
+  function training(config, model, seed) {
     const W = initialWeights(seed, model);
-    return {
-      heads,
-      lr,
-      start: W.slice(),
-      W,
-      G: new Float64Array(model.size),
-      m: new Float64Array(model.size),
-      v: new Float64Array(model.size),
-      losses: new Float64Array(config.steps),
-      step: 0,
-      work: workspace(heads, model),
-    };
+    const f = () => new Float64Array(model.size);
+    return { start: W.slice(), W, G: f(), m: f(), v: f(), losses: new Float64Array(config.steps), step: 0 };
   }
 
   // How-many-heads' cell (k, h): k lookups at once against h heads side by side at
