@@ -31,7 +31,8 @@ def on_both(runs):
 n = stop - start
 print(f"seeds {start} to {stop - 1}: accurate on both lookups, in how many",
       "(and the 95% interval)")  # fmt: skip
-print("here: at this page's settings; own best: at the design's own")
+print("here: at this page's settings;",
+      "own best: at the design's own best settings")  # fmt: skip
 print(f"{'':56} {'here':>12}  {'own best':>12}")
 for name, (_, _, both) in seed_results["designs"].items():
     best = on_both(tuned_results["designs"][name])
