@@ -140,6 +140,10 @@ def scope_numbers() -> dict:
     near_wide = width_rates.near_line(design_results["designs"]["1 x 8"])
     separate_n = len(range(*tuned_results["separate seeds"]))
     separate_both = sum(min(r) >= line for r in separate_runs("2 x 2"))
+    separate_better = {
+        n: min(max(r) for r in separate_runs(n)) for n in ("1 x 4", "1 x 8")
+    }
+    separate_other = max(min(r) for n in ("1 x 4", "1 x 8") for r in separate_runs(n))
     _, zero = answer_zero_accuracy()
     ok = [r for r in by_design("2 layers") if min(r[:2]) >= line]
     at_it, after = (sum(r[i] >= claims.ROLE_MIN_ATTENTION for r in ok) for i in (3, 4))
@@ -173,6 +177,10 @@ def scope_numbers() -> dict:
                                 f"{mse['1 x 4']:.4f}:",
         "separate seeds": f"none of the {separate_n}",
         "separate, 2 x 2": f"both in {separate_both}.",
+        "separate, one head's better lookup": [
+            f"right, at {separate_better['1 x 4']:.2f} or more with width 4",
+            f"at {separate_better['1 x 8']:.2f} or more with width 8"],
+        "separate, one head's other lookup": f"the other at {separate_other:.2f}",
         "the control": f"in {control} seeds, between 2 × 2's {both22} and two "
                        f"layers' {both2}.",
         "the control in the figure": f"the stream {control}, where",
@@ -620,6 +628,8 @@ def test_two_values_in_two_numbers_still_take_two_heads():
         runs = separate_runs(name)
         assert len(runs) == len(seeds)
         assert all(min(r) < bound and max(r) > 0.5 for r in runs), name
+    # "with width 8 (mostly short of the line)"
+    assert sum(max(r) < line for r in separate_runs("1 x 8")) > len(seeds) / 2
     both = sum(min(r) >= line for r in separate_runs("2 x 2"))
     assert both >= 0.9 * len(seeds)
 
