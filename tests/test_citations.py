@@ -70,7 +70,7 @@ CITATIONS = {
         "Ainslie": ["abstract", "§2.1 and §2.2"],
     },
     "training.md": {
-        "Vaswani": ["§3.2.2", "§3.2.2"],
+        "Vaswani": ["§3.2.2"],
         "Elhage": ['section "Attention Heads as Information Movement"'],
     },
     "width-and-depth.md": {

@@ -359,7 +359,9 @@ def test_prose_numbers(untrained):
         # this page was made, not a result); the planted error the rounding note
         # names (a learning rate 1% off).
         definitions={"0", "1", "2", "3", "4", "5", "6", "2017", "2021", "1000", "1039",
-                     "1%", "95%", "1927", "8"},
+                     "1%", "95%", "1927", "8",
+                     # the references: an arXiv number, a volume(issue) and pages
+                     "1706.03762", "22", "158", "209", "212"},
     )  # fmt: skip
 
 
