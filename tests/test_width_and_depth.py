@@ -683,6 +683,15 @@ def test_every_design_is_tuned_by_the_fixed_rule_on_seeds_no_page_reports():
         assert all(len(v) == len(fresh_seeds.SEEDS) for v in fields.values()), name
 
 
+def test_the_picks_at_the_grids_edges_are_the_ones_the_page_names():
+    """ "every design chose the longer run, and three chose a rate at an edge of
+    the grid (2 x 2 and 2 x 1 the highest, one layer the lowest)"."""
+    rates, best = tuned_results["rates"], tuned_results["best"]
+    assert {steps for _, steps in best.values()} == {fair_fight.LONG}
+    assert {n for n, (lr, _) in best.items() if lr == max(rates)} == {"2 x 2", "2 x 1"}
+    assert {n for n, (lr, _) in best.items() if lr == min(rates)} == {"1 layer"}
+
+
 def test_the_rule_takes_the_best_worse_lookup_then_the_lowest_error():
     settings = {(0.1, 800): (0.90, 0.010), (0.03, 800): (0.95, 0.020)}
     assert fair_fight.best(settings) == (0.03, 800)
