@@ -35,6 +35,7 @@ two_layers = on_page(
 depth_rates = on_page(PAGE, "snippets.width_and_depth.ex07_depth_rates")
 depth_figure = on_page(PAGE, "snippets.width_and_depth.ex08_depth_figure")
 separate = on_page(PAGE, "snippets.width_and_depth.ex02b_separate_numbers")
+separate_rates = on_page(PAGE, "snippets.width_and_depth.ex02d_separate_rates")
 tuned_rates = on_page(PAGE, "snippets.width_and_depth.ex09_tuned")
 tuned_figure = on_page(PAGE, "snippets.width_and_depth.ex10_tuned_figure")
 
@@ -140,10 +141,8 @@ def scope_numbers() -> dict:
     near_wide = width_rates.near_line(design_results["designs"]["1 x 8"])
     separate_n = len(range(*tuned_results["separate seeds"]))
     separate_both = sum(min(r) >= line for r in separate_runs("2 x 2"))
-    separate_better = {
-        n: min(max(r) for r in separate_runs(n)) for n in ("1 x 4", "1 x 8")
-    }
-    separate_other = max(min(r) for n in ("1 x 4", "1 x 8") for r in separate_runs(n))
+    ranges = separate_rates.lookup_ranges  # the page's run: design -> 3 numbers
+    separate_other = max(ranges[n][2] for n in ("1 x 4", "1 x 8"))
     _, zero = answer_zero_accuracy()
     ok = [r for r in by_design("2 layers") if min(r[:2]) >= line]
     at_it, after = (sum(r[i] >= claims.ROLE_MIN_ATTENTION for r in ok) for i in (3, 4))
@@ -178,8 +177,8 @@ def scope_numbers() -> dict:
         "separate seeds": f"none of the {separate_n}",
         "separate, 2 x 2": f"both in {separate_both}.",
         "separate, one head's better lookup": [
-            f"right, at {separate_better['1 x 4']:.2f} or more with width 4",
-            f"at {separate_better['1 x 8']:.2f} or more with width 8"],
+            f"right, at {ranges['1 x 4'][0]:.2f} or more with width 4",
+            f"at {ranges['1 x 8'][0]:.2f} or more with width 8"],
         "separate, one head's other lookup": f"the other at {separate_other:.2f}",
         "the control": f"in {control} seeds, between 2 × 2's {both22} and two "
                        f"layers' {both2}.",
