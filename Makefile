@@ -101,13 +101,14 @@ cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; e
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
 # rates (snippets/train_it/twin_results.py, and lookups_results.py for two cells of
-# how-many-heads), its depth model's 800 steps against PyTorch's
-# (tests/data/train_it_depth_steps.json), and every cell's first two seeds against
+# how-many-heads), every seed of its width-4 designs' and its depth model's 800
+# steps against PyTorch's (tests/data/train_it_steps.json, train_it_depth_steps.json;
+# `make test` checks seed 0), and every cell's first two seeds against
 # tests/data/train_it_lookups_steps.json: minutes, so not in `make test`; .ci/run
 # calls it after `make test`.
 test-trainer-seeds: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's 100 seeds against PyTorch's, in Chromium (minutes)
 	HEADS_TRAINER_SEEDS=1 $(BIN)/python -m pytest tests/browser/test_train_it.py \
-	  -k "train_100_seeds or depth_trains_what_pytorch_trains_step_for_step or every_cell_trains" \
+	  -k "train_100_seeds or depth_trains_what_pytorch_trains_step_for_step or every_cell_trains or every_seed_trains" \
 	  -p no:cacheprovider --no-cov -rA
 
 build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
