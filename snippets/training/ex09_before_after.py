@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 def heatmaps(rows, x):
     """One panel per head (columns) per model state (rows of panels).
 
-    rows: name -> weights (heads, T, T) for one sequence x (T, 4); every
+    rows: name -> weights (heads, T, T) for one sequence x (T, D_MODEL); every
     state has the same number of heads.
     """
     top = x[:, 1].argmax().item()  # the largest key feature gets a star
@@ -42,7 +42,7 @@ def heatmaps(rows, x):
 x_test, _ = held_out()
 # the first held-out sequence whose largest key feature is at position 3
 n = next(i for i, xi in enumerate(x_test) if xi[:, 1].argmax() == 3)
-sample = x_test[n : n + 1]  # (1, T, 4)
+sample = x_test[n : n + 1]  # (1, T, D_MODEL)
 first = outcomes[0]  # seed 0
 with torch.no_grad():
     fig = heatmaps(

@@ -3,7 +3,7 @@ from snippets.training.ex05_train import held_out
 from snippets.training.ex15_what_heads_write import circuits, two
 
 # --8<-- [start:page]
-x, _ = held_out()  # (n, T, 4)
+x, _ = held_out()  # (n, T, D_MODEL)
 with torch.no_grad():
     prediction, weights = two(x)  # (n, T, 2), (n, heads, T, T)
     writes = [
