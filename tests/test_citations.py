@@ -70,7 +70,7 @@ CITATIONS = {
         "Ainslie": ["abstract", "§2.1 and §2.2"],
     },
     "training.md": {
-        "Radford": [["section 4.1", "section 2.3"]],  # GPT, then GPT-2
+        "Radford": [("section 4.1", "section 2.3")],  # GPT, then GPT-2
         "Kingma": ["Algorithm 1"],  # Adam
         "Vaswani": ["§3.2.2"],
         "Elhage": ['section "Attention Heads as Information Movement"'],

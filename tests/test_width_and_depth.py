@@ -37,6 +37,7 @@ depth_figure = on_page(PAGE, "snippets.width_and_depth.ex08_depth_figure")
 separate = on_page(PAGE, "snippets.width_and_depth.ex02b_separate_numbers")
 separate_rates = on_page(PAGE, "snippets.width_and_depth.ex02d_separate_rates")
 tuned_rates = on_page(PAGE, "snippets.width_and_depth.ex09_tuned")
+paired = on_page(PAGE, "snippets.width_and_depth.ex09b_paired")
 tuned_figure = on_page(PAGE, "snippets.width_and_depth.ex10_tuned_figure")
 
 RUNS = fresh_seeds.records(seed_results, "runs")  # the training page's records
@@ -172,8 +173,10 @@ def scope_numbers() -> dict:
                                 f"{below:.2f} to {line}, just under",
         "1 x 4 above it": f"sit at {min(narrower):.2f} to {max(narrower):.2f},",
         "1 x 8 near the line": f"it: {near_wide} of 1 × 8's",
-        "the one-lookup floor": f"MSE of {mse['1 x 8']:.4f} against "
-                                f"{mse['1 x 4']:.4f}:",
+        "1 x 8 lower, seed by seed": f"below 1 × 4's in {width_rates.lower} of the "
+                                     f"{len(fresh_seeds.SEEDS)} seeds",
+        "the one-lookup floor": f"of {mse['1 x 8']:.4f} against "
+                                f"{mse['1 x 4']:.4f}. It",
         "separate seeds": f"none of the {separate_n}",
         "separate, 2 x 2": f"both in {separate_both}.",
         "separate, one head's better lookup": [
@@ -222,8 +225,9 @@ def tuned_numbers(zero: float) -> dict:
     overlap = "do not overlap"
     if tuned22[0] <= shared22[1] and shared22[0] <= tuned22[1]:
         overlap = "overlap, but"
-    only_shared, only_tuned = paired_2x2()
-    paired_p = mcnemar_exact(only_shared, only_tuned)
+    only_shared, only_tuned, paired_p = paired.paired[
+        ("2 x 2", "shared"), ("2 x 2", "own best")
+    ]
     return {
         "the shared settings": f"learning rate ({LR}) and its {STEPS} training",
         "the steps it kept": f"(the {STEPS} steps were kept)",
@@ -235,7 +239,7 @@ def tuned_numbers(zero: float) -> dict:
                               f"sits near {zero:.1f} at every"],
         "the tuning's steps": f"0.3, for {STEPS} steps;",
         "one head at its best": f"in none of the {n}",
-        "the floor": f"about {statistics.median(one_head):.2f}: no setting",
+        "the floor": f"about {statistics.median(one_head):.2f}, at every setting",
         "2 x 2 tuned": f"lookups in {both['2 x 2']} seeds, against",
         "4 x 1 tuned": [f"in {both['4 x 1']} seeds instead of",
                         f"{both['4 x 1']} of them right"],
@@ -259,37 +263,66 @@ def tuned_numbers(zero: float) -> dict:
         "2 x 2's paired seeds": f"ones: {only_shared} pass only at the training "
                                 f"page's settings and {in_words(only_tuned)} only",
         "the paired test": f"with probability {paired_p:.2f}. A small",
+        **paired_numbers(),
     }  # fmt: skip
 
 
-def paired_2x2() -> tuple[int, int]:
-    """Of the same fresh seeds, how many 2 x 2 gets accurate on both lookups only at
-    the training page's settings, and how many only at its own best."""
+def paired_numbers() -> dict:
+    """The results the section "Close counts, seed by seed" says."""
+    found = {(a[0], a[1], b[0], b[1]): v for (a, b), v in paired.paired.items()}
+    tuned = [v for k, v in found.items() if k[1] == k[3] == "own best"]
+    tuned = [v for v in tuned if v != found["2 x 2", "shared", "2 x 2", "own best"]]
+    layers_22 = found["2 x 2", "shared", "2 layers", "shared"]
+    stream_22 = found["2 x 2", "shared", "2 x 2 on stream", "shared"]
+    stream_layers = found["2 x 2 on stream", "shared", "2 layers", "shared"]
+    highest = max(tuned_results["rates"]), tuned_results["steps"][0]
+    one_p = tuned_results["tuning"]["1 layer"][highest][1]
+    return {
+        "2 x 2 over two layers": f"beyond doubt, {layers_22[0]} seeds to "
+                                 f"{layers_22[1]}.",
+        "the control over two layers": f"{stream_layers[0]} seeds to "
+            f"{stream_layers[1]} over two layers ($p = {stream_layers[2]:.3f}$)",
+        "the control under 2 x 2": f"{stream_22[0]} to {stream_22[1]} under 2 × 2 "
+                                   f"($p = {stream_22[2]:.2f}$)",
+        "Bonferroni": f"below the {paired.firm:.3f} that",
+        "tuned pairs": f"{tuned[0][0]} seeds to {tuned[0][1]}, {tuned[1][0]} to "
+                       f"{tuned[1][1]} and {tuned[2][0]} to {tuned[2][1]} ($p$ = "
+                       f"{tuned[0][2]:.1f}, {tuned[1][2]:.2f} and {tuned[2][2]:.2f})",
+        "one layer at the highest rate": f"one layer's median is {one_p:.2f}.",
+    }  # fmt: skip
+
+
+def test_the_paired_counts_are_the_records_seed_by_seed():
+    """The block's seeds that pass only one of two designs, from the records."""
     line = claims.TWO_HEADS_MIN_ACCURACY
     shared = [min(r[:2]) >= line for r in by_design("2 x 2")]
     tuned = [min(r) >= line for r in tuned_by_design("2 x 2")]
-    return (
-        sum(s and not t for s, t in zip(shared, tuned, strict=True)),
-        sum(t and not s for s, t in zip(shared, tuned, strict=True)),
-    )
-
-
-def mcnemar_exact(b: int, c: int) -> float:
-    """McNemar's exact test, two-sided: the chance that b and c seeds that differ
-    split at least this unevenly when either side is as likely."""
-    n = b + c
-    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n
-    return min(1.0, 2 * tail)
+    only_shared = sum(s and not t for s, t in zip(shared, tuned, strict=True))
+    only_tuned = sum(t and not s for s, t in zip(shared, tuned, strict=True))
+    found = paired.paired[("2 x 2", "shared"), ("2 x 2", "own best")]
+    assert found[:2] == (only_shared, only_tuned)
+    assert sum(shared) - sum(tuned) == only_shared - only_tuned
 
 
 def in_words(count: int) -> str:
     return "none" if count == 0 else str(count)
 
 
+def test_the_wider_heads_lower_error_stands_farther_than_its_spread():
+    """1 x 8's test MSE below 1 x 4's, seed by seed: every gap is wider than ten
+    times what a one-ulp nudge of 1 x 8's start moves its record."""
+    wide, one = (design_results["designs"][n]["test mse"] for n in ("1 x 8", "1 x 4"))
+    gaps = [abs(w - o) for w, o in zip(wide, one, strict=True)]
+    assert min(gaps) > nudge_spread.tolerances()["1 x 8"]["test mse"]
+    assert width_rates.lower == sum(w < o for w, o in zip(wide, one, strict=True))
+
+
 def test_mcnemar_exact_matches_a_table_value():
+    mcnemar_exact = paired.mcnemar_exact
     assert mcnemar_exact(5, 0) == 2 / 2**5  # every one of 5 on one side
     assert mcnemar_exact(3, 3) == 1.0
     assert abs(mcnemar_exact(10, 2) - 0.0386) < 1e-4  # scipy.stats.binomtest
+    assert abs(mcnemar_exact(13, 4) - 0.0490) < 1e-4  # scipy.stats.binomtest
 
 
 def answer_zero_accuracy() -> tuple[float, float]:
@@ -580,6 +613,7 @@ def test_prose_numbers():
             "fresh seeds": [f"{n}"] * 4,
             "their range": f"{min(RUNS)} to {max(RUNS)}. No",
             "tolerance": f"within {tolerance}, the line",
+            "positions counted": f"sequence of {T} positions;",
             **scope_numbers(),
         },
         # The designs' widths: 1 x 4, 2 x 2, 4 x 1, 2 x 1, 1 x 8, the stream's 16
@@ -590,6 +624,9 @@ def test_prose_numbers():
         definitions={
             "0", "1", "2", "3", "4", "8", "16", "32", "2017", "2020", "2021", "1000",
             "1039", str(NEAR), "2002.07028", "1706.03762", "95%",
+            # the references: McNemar 1947, Psychometrika 12(2), 153-157; Wilson
+            # 1927, JASA 22(158), 209-212
+            "1947", "12", "153", "157", "1927", "22", "158", "209", "212",
         },
     )  # fmt: skip
 

@@ -53,4 +53,8 @@ print_rates({name: measured[name] for name in names})
 narrow = [measured[n]["most on previous"] for n in ("2 x 1", "4 x 1")]
 print("the most that one head of width 1 puts on the previous position,",
       f"in any seed: {max(max(m) for m in narrow):.2f}")  # fmt: skip
+wide, one = (measured[n]["test mse"] for n in ("1 x 8", "1 x 4"))
+lower = sum(w < o for w, o in zip(wide, one, strict=True))  # seed by seed
+print("1 x 8's test MSE below 1 x 4's, seed by seed:",
+      f"in {lower} of {len(one)}")  # fmt: skip
 # --8<-- [end:page]
