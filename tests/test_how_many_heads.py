@@ -300,13 +300,18 @@ def test_the_single_lookup_counts_sit_at_the_line_on_the_previous_value():
 
 
 def test_a_two_head_seeds_test_mse_has_a_standard_error_of_about_a_thousandth():
-    """Seed 2001 of two heads on four lookups, trained alone: the standard error of
-    its test MSE over the held-out sequences is about 0.001, and the 13th seed's
-    margin under its floor is less than two of them ("no clear evidence")."""
+    """The 13th seed of two heads on four lookups, the one closest under its floor,
+    trained alone: the standard error of its test MSE over the held-out sequences
+    is about 0.001, and its margin under its floor is less than two of them ("no
+    clear evidence")."""
     from snippets.training.ex05_train import train_model
 
     task, cell = tasks.lookups_task(4), CELLS[4, 2]
-    run = train_model(designs.design(2, 4), 2001, lr=cell["lr"], task=task)
+    margins = [exception.floor(4, 2) - m for m in cell["test mse"]]
+    closest = min((m, i) for i, m in enumerate(margins) if m > 0)[1]
+    seed = staircase.seeds_of(4, 2)[closest]
+    assert seed == seed_13th()  # the seed the page names
+    run = train_model(designs.design(2, 4), seed, lr=cell["lr"], task=task)
     with torch.no_grad():
         out = run.after(exception.inputs)[0]
     per_sequence = ((out - exception.targets) ** 2).mean(dim=(1, 2))  # (n,)
@@ -314,6 +319,13 @@ def test_a_two_head_seeds_test_mse_has_a_standard_error_of_about_a_thousandth():
     assert f"{error:.3f}" == "0.001"
     margins = [exception.floor(4, 2) - m for m in cell["test mse"]]
     assert 0 < min(m for m in margins if m > 0) < 2 * error
+
+
+def seed_13th() -> int:
+    """The seed of two heads on four lookups closest under its floor."""
+    margins = [exception.floor(4, 2) - m for m in CELLS[4, 2]["test mse"]]
+    closest = min((m, i) for i, m in enumerate(margins) if m > 0)[1]
+    return staircase.seeds_of(4, 2)[closest]
 
 
 def below_floor(k, h):
@@ -419,6 +431,12 @@ def test_every_checked_seed_gives_its_record_under_each_kernel_set(kernels):
     assert {name: staircase.compare(name, run) for name, run in found.items()} == {
         name: [] for name in found
     }
+    # the two exceptions (four lookups, three heads) stay accurate on every lookup:
+    # the spread's bar alone is loose enough to let one fall under the line
+    exceptions = {name: run["record"][:-1] for name, run in found.items()
+                  if name.startswith("4 3 ")}  # fmt: skip
+    assert len(exceptions) == grid.found(4, 3)[0]
+    assert all(min(a) >= grid.ACCURATE for a in exceptions.values()), exceptions
 
 
 def test_a_planted_error_fails_the_check():
@@ -507,7 +525,16 @@ def test_prose_numbers():
                if a >= grid.ACCURATE]  # fmt: skip
     one_head_margin = min(exception.floor(4, 1) - m for m in CELLS[4, 1]["test mse"])
     three_two = counts(3, 2)
-    near_32 = sum(abs(a - grid.ACCURATE) < near for a in CELLS[3, 2]["lookup 1"])
+    rows_32 = list(zip(*(CELLS[3, 2][f"lookup {i}"] for i in (1, 2, 3)), strict=True))
+    one_32 = {s for s, r in enumerate(rows_32)
+              if sum(a >= grid.ACCURATE for a in r) == 1}  # fmt: skip
+    assert all(rows_32[s][0] < grid.ACCURATE for s in one_32)  # a key lookup
+    one_prev = [rows_32[s][0] for s in one_32]
+    near_32 = [s for s, r in enumerate(rows_32) if abs(r[0] - grid.ACCURATE) < near]
+    found_43, n_43 = grid.found(4, 3)
+    checked = staircase.load_checked()["jobs"]
+    retrain_bar = max(staircase.tolerances(e)["record"][0] for e in checked.values())
+    cell_43 = interval(found_43, n_43)  # as counts of n_43
     live = live_found(4, 3)
     n_test = len(exception.inputs)
     check_prose_numbers(
@@ -522,14 +549,26 @@ def test_prose_numbers():
                                   f"below by only {margins[0]:.4f}"],
             "held out": [f"one sample of {n_test} sequences",
                          f"A test MSE over {n_test} sequences"],
-            "a noise scale": "(2001), its standard error over the\nsequences is about "
-                             "0.001",
+            "a noise scale": f"({seed_13th()}), trained alone, its standard error "
+                             "over the sequences is about 0.001",
             "one head's margins": f"floor by {one_head_margin:.4f} or more",
             "the split's correlation": "of 0.9 or more in size (tested)",
             "single lookups near the line": (
-                f"into {three_two[1]} that learned one and {three_two[2]} that learned "
-                f"two on\nthe previous value too, near the line in {near_32} of them"
+                f"into {three_two[1]} that learned one lookup, one of the two that "
+                f"read a key, with the previous value just under the line "
+                f"({min(one_prev):.3f} to {max(one_prev):.3f}), and {three_two[2]} "
+                f"that learned two; on the previous value {len(near_32)} of the "
+                f"{len(rows_32)} sit within {near} of the line, "
+                f"{sum(i in one_32 for i in near_32)} of the first group and "
+                f"{sum(i not in one_32 for i in near_32)} of the second"
             ),
+            "the retrain's bar": f"about {retrain_bar:.2f} on an accuracy",
+            "the one cell": f"in one cell, four lookups with three heads: "
+                            f"{found_43} of its {n_43}, where its 95% interval runs "
+                            f"from {cell_43[0]} to {cell_43[1]} of {n_43}",
+            "the one cell again": f"only in those {found_43} seeds of four lookups "
+                                  f"and three heads, a cell whose own rate could be "
+                                  f"as high as {cell_43[1]} in {n_43}",
             "the live trainer's exception": (
                 f"in {live[0]} of {live[1]}\n([Explorer"
             ),

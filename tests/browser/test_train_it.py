@@ -248,7 +248,7 @@ SUBTLE = "the output bias's gradient"
 def test_a_gradient_term_off_by_one_percent_fails_the_check(
     trainer, what, code, planted
 ):
-    assert len(PLANTED) == 4  # the page: "the tests plant four such errors"
+    assert len(PLANTED) == 4  # the page: "The tests plant four such errors"
     served = plant(trainer, code, planted)
     trained = train(trainer, ["2x2"], 0)
     assert served, "the planted trainer was never fetched"
