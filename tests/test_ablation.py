@@ -43,7 +43,7 @@ ANSWER_ZERO = accuracy(torch.zeros_like(y), y)  # (2,): always answering 0
 
 def half() -> int:
     """The index of the pruning step that has removed half of the heads."""
-    return list(pruning.STEPS).index(len(pruning.heads) // 2)
+    return list(pruning.REMOVED).index(len(pruning.heads) // 2)
 
 
 KEY_WORDS = ["bank", "match", "light", "fair", "bark", "seal", "pitch", "watch"]
@@ -398,13 +398,13 @@ def test_random_orders_are_seeded_permutations():
 def test_the_greedy_order_at_each_step_is_not_decided_by_a_near_tie():
     """The sets removed at each step cannot change with the thread count."""
     ordered = singles.change.flatten().sort().values
-    for k in pruning.STEPS[1:-1]:
+    for k in pruning.REMOVED[1:-1]:
         assert ordered[k] - ordered[k - 1] > 1e-6
 
 
 def test_pruning_curves():
     g, r = pruning.greedy_curve, pruning.random_curve
-    assert list(pruning.STEPS) == [0, 12, 24, 36, 48, 60, 72]
+    assert list(pruning.REMOVED) == [0, 12, 24, 36, 48, 60, 72]
     assert g.shape == r.shape == (7, 2)
     assert g[0, 0] == pytest.approx(1, abs=1e-6) and g[0, 1] == 30 / 32
     assert torch.equal(g[-1], r[-1])  # every head removed: the same model
@@ -560,7 +560,7 @@ def test_the_known_heads_are_the_real_model_pages():
 
 def test_pruning_figure_is_drawn_from_the_curves():
     left, right = curves.fig.axes
-    removed = [k / 72 for k in pruning.STEPS]
+    removed = [k / 72 for k in pruning.REMOVED]
     for measure, ax in enumerate([left, right]):
         lines = ax.get_lines()
         faint, (mean, greedy) = lines[: pruning.N_RANDOM], lines[pruning.N_RANDOM :]

@@ -214,7 +214,7 @@ def test_prose_numbers():
     computed = {name: pinned(name) for name in ("torch", "matplotlib", "transformers")}
     for words, sizes in notation_rows().items():  # each row, tied to its words
         computed[f"{words} row"] = f"{words} | " + " | ".join(map(str, sizes)) + " |"
-    computed["fresh seeds"] = f"{len(seed_results['runs'])} seeds that nobody"
+    computed["fresh seeds"] = f"{len(seed_results['runs'])} fresh seeds (which"
     computed["random pairs on the toy"] = f"over {pairs:,} random"
     cells = staircase_results["cells"]
     diagonal = [staircase_found(cells, k, k) for k in range(1, 5)]

@@ -10,6 +10,7 @@ from snippets.attention_inputs import inputs, tokens
 from snippets.random_heads.ex01_init_schemes import gpt2_init, linear_init, rand_init
 from snippets.random_heads.ex02_one_pair import head_a, head_b, random_head_weights
 from snippets.random_heads.ex04_yardstick import baseline, js_divergence
+from snippets.random_heads.ex05_measure import CHANCE as UNRELATED
 from snippets.random_heads.ex05_measure import correlation, pairs, toy
 from snippets.random_heads.ex06_real_width import (
     d_head,
@@ -71,10 +72,37 @@ def test_all_positive_weights_share_the_input_geometry():
 
 
 @pytest.mark.parametrize("init", ZERO_CENTRED)
-def test_zero_centred_toy_heads_are_unrelated(init):
-    r = toy[init]
-    assert abs(r[CORR]) < 0.1  # unrelated scores
+def test_zero_centred_toy_heads_are_related_up_to_sign_but_not_copies(init):
+    r, n = toy[init], narrow[init]
+    assert 2 * UNRELATED < r[CORR] < 0.5  # related, sign aside; not copies
+    assert 3 * UNRELATED < n[CORR] < 0.6  # three numbers per token, LayerNorm'd
     assert CHANCE < r[SAME_TOP] < 0.3  # "a little above one in six"
+
+
+def test_unrelated_lists_give_the_textbook_size_of_correlation():
+    """E|r| for two unrelated lists of n = 36 normal numbers: the t distribution's
+    Gamma((n-1)/2) / (sqrt(pi) Gamma(n/2)), about 0.1362."""
+    import math
+
+    n = 36
+    expected = math.exp(math.lgamma((n - 1) / 2) - math.lgamma(n / 2)) / math.sqrt(
+        math.pi
+    )
+    assert UNRELATED == pytest.approx(expected, abs=0.001)
+
+
+@pytest.mark.parametrize("init", ZERO_CENTRED)
+def test_with_signs_the_average_correlation_is_near_zero_whatever_the_heads(init):
+    """The page: the sign is a coin flip, so a signed average says nothing."""
+    from snippets.random_heads.ex01_init_schemes import inits
+
+    torch.manual_seed(0)  # the draws compare_random_heads makes
+    _, a = random_head_weights(inits[init], inputs.expand(pairs, 6, 3), 2)
+    _, b = random_head_weights(inits[init], inputs.expand(pairs, 6, 3), 2)
+    signed = correlation(a.flatten(1), b.flatten(1))
+    assert abs(signed.mean().item()) < 0.05 < toy[init][CORR]
+    flipped = correlation(a.flatten(1), -b.flatten(1))  # a head with -W_q
+    torch.testing.assert_close(flipped, -signed)
 
 
 @pytest.mark.parametrize("init", ZERO_CENTRED)
@@ -186,7 +214,7 @@ def test_real_width_scores_are_not_faint(init):
 @pytest.mark.parametrize("init", ZERO_CENTRED)
 def test_real_width_heads_are_unrelated(init):
     r = real[init]
-    assert abs(r[CORR]) < 0.05
+    assert abs(r[CORR] - UNRELATED) < 0.01  # the size unrelated scores give
     assert r[SAME_TOP] == pytest.approx(CHANCE, abs=0.05)  # "around one in six"
 
 
@@ -200,13 +228,13 @@ def test_real_width_no_token_is_easier_to_put_on_top(init):
 
 def test_at_the_toys_width_nn_linear_heads_differ_as_much_n002_heads_are_faint():
     """The inputs or the width: with a LayerNorm's inputs at three numbers per
-    token, nn.Linear's heads are about as far apart (within a fifth) and as
-    unrelated as at width 768, far from the toy's; N(0, 0.02)'s are faint."""
+    token, nn.Linear's heads are about as far apart (within a fifth) as at width
+    768, far from the toy's, but related up to sign; N(0, 0.02)'s are faint."""
     assert x3.shape == (1000, 6, 3)
     linear, gpt2 = narrow["nn.Linear"], narrow["N(0, 0.02)"]
     assert linear[JS] == pytest.approx(real["nn.Linear"][JS], rel=0.2)
     assert linear[JS] > 10 * toy["nn.Linear"][JS]
-    assert abs(linear[CORR]) < 0.05 and linear[SPREAD] > 0.5
+    assert linear[CORR] > 3 * UNRELATED and linear[SPREAD] > 0.5
     assert linear[SPREAD] > 5 * toy["nn.Linear"][SPREAD]
     assert gpt2[SPREAD] < 0.01 and gpt2[UNIFORM] < 0.001  # "uniform again"
     assert gpt2[JS] < 1e-4
@@ -314,14 +342,14 @@ SYMMETRY = "## Why heads must start different"
 
 def test_the_page_leads_with_the_symmetry_argument_and_the_headline():
     """A core-path page: its lead gives why heads start random and the answer
-    (unrelated; alike on the toy only because near-uniform), the symmetry
+    (they differ; alike on the toy only because near-uniform), the symmetry
     section comes before the measurements, and those are optional depth."""
     text = (DOCS / "random-heads.md").read_text(encoding="utf-8")
     assert text.startswith("# Do untrained heads look alike?\n")
     assert "Why untrained heads look alike" not in text
     lead = " ".join(text[: text.index("## Three ways")].split())
     assert "one head, twice" in lead and "(#why-heads-must-start-different)" in lead
-    assert "random heads are unrelated.**" in lead and "zero-centred" in lead
+    assert "random heads differ.**" in lead and "zero-centred" in lead
     assert "because their maps are near-uniform" in lead
     assert "**With a real model's inputs and width, no.**" in lead
     assert "**On our three-number toy, yes**" in lead
@@ -342,7 +370,7 @@ def test_the_page_leads_with_the_symmetry_argument_and_the_headline():
     for init in ZERO_CENTRED:
         assert real[init][JS] > 10 * toy[init][JS]  # many times the toy's ...
         assert real[init][JS] < baseline  # ... less than heads 1 and 2
-        assert abs(real[init][CORR]) < 0.01  # unrelated
+        assert abs(real[init][CORR] - UNRELATED) < 0.01  # unrelated
         # on the toy, near-uniform: (toy table) less than 0.05 from 1/6 anywhere
         assert toy[init][UNIFORM] < 0.05
 
@@ -351,13 +379,14 @@ def prose_numbers() -> dict:
     """check_prose_numbers' registration: each number once per occurrence."""
     rand, linear, gpt2 = toy.values()
     pair = symmetry.starts["different"]
+    narrow_corr = narrow["nn.Linear"][CORR]
     computed = {
         "head 1 vs head 2, bits": [f"{baseline:.3f}"] * 4,  # a yardstick, 4 times
         "rand same top token": [f"{rand[SAME_TOP]:.0%}"] * 2,  # text, summary
         "rand score correlation": f"{rand[CORR]:.2f}",
-        # correlations with their sign, as the blocks print them
-        "nn.Linear toy correlation": f"correlation is {linear[CORR]:.2f} and",
-        "N(0, 0.02) toy correlation": f"{gpt2[CORR]:.2f}",
+        "zero-centred toy correlation": f"sign aside, by {linear[CORR]:.2f} and "
+        f"{gpt2[CORR]:.2f}, against {UNRELATED:.3f}",
+        "unrelated scores": [f"({UNRELATED:.3f})"] * 2,
         "nn.Linear toy same top": f"{linear[SAME_TOP]:.0%}",
         "N(0, 0.02) toy same top": f"{gpt2[SAME_TOP]:.0%}",
         "nn.Linear toy spread": [f"{linear[SPREAD]:.2f}"] * 2,  # toy; real width
@@ -378,7 +407,7 @@ def prose_numbers() -> dict:
         "pairs at the toy's width": f"{len(x3):,}",
         "nn.Linear narrow JS": f"{narrow['nn.Linear'][JS]:.3f} bits apart",
         "nn.Linear real JS, beside it": f"nearly the {real['nn.Linear'][JS]:.3f}",
-        "nn.Linear narrow correlation": f"{narrow['nn.Linear'][CORR]:.3f})",
+        "nn.Linear narrow corr": f"by {narrow_corr:.2f}, against {UNRELATED:.3f}",
         "nn.Linear narrow spread": f"{narrow['nn.Linear'][SPREAD]:.2f}.",
         "N(0, 0.02) narrow spread": f"{narrow['N(0, 0.02)'][SPREAD]:.4f},",
     }

@@ -423,7 +423,7 @@ def test_prose_numbers():
                           f"{anchors.tinystories[4][1]} milliseconds",
             "spread": [f"about {gap.spread:.3f} nats"] * 2,
             "standard error": f"already {gap.spread * (2 / n) ** 0.5:.3f} nats",
-            "toy, accurate": f"in all {both} of the seeds",
+            "toy, accurate": f"in all {both} of its fresh seeds",
             "toy, every claim": f"in [{met} of them",
             "parameters": [
                 f"{count(model.GPT(model.Config(1))):,} parameters (width 64)",

@@ -17,7 +17,7 @@ from snippets.ablation.ex07_single_heads import change, similarity
 from functools import cache
 
 N_RANDOM = 3  # random orders, averaged
-STEPS = range(0, n_layers * n_heads + 1, 12)  # heads removed: 0, 12, ... 72
+REMOVED = range(0, n_layers * n_heads + 1, 12)  # heads removed: 0, 12, ... 72
 heads = [
     (layer, head) for layer in range(n_layers) for head in range(n_heads)
 ]
@@ -47,8 +47,9 @@ def pruned(removed):
 
 
 def curve(order):
-    """Similarity and pairs accuracy at each step: (len(STEPS), 2)."""
-    embeddings = [pruned(frozenset(order[:k])) for k in STEPS]
+    """Similarity and pairs accuracy after each count removed: (len(REMOVED),
+    2)."""
+    embeddings = [pruned(frozenset(order[:k])) for k in REMOVED]
     return torch.tensor(
         [[similarity(emb), pairs_accuracy(emb)] for emb in embeddings]
     )
@@ -60,7 +61,7 @@ random_curve = random_curves.mean(dim=0)
 print(f"{'':16}least important first    random order (mean of {N_RANDOM})")
 print(f"{'heads removed':16}similarity  accuracy     similarity  accuracy")
 for k, (g_sim, g_acc), (r_sim, r_acc) in zip(
-    STEPS, greedy_curve.tolist(), random_curve.tolist(), strict=True
+    REMOVED, greedy_curve.tolist(), random_curve.tolist(), strict=True
 ):
     share = f"{k} ({k / len(heads):.0%})"
     print(

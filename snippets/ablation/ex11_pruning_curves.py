@@ -1,7 +1,7 @@
 """Both pruning orders, both measures, against the share of heads removed."""
 
 from snippets.ablation.ex10_pruning import (
-    STEPS,
+    REMOVED,
     greedy_curve,
     heads,
     random_curve,
@@ -12,7 +12,7 @@ from snippets.ablation.ex10_pruning import (
 # --8<-- [start:page]
 from matplotlib.figure import Figure
 
-removed = [k / len(heads) for k in STEPS]  # share of the heads removed
+removed = [k / len(heads) for k in REMOVED]  # share of the heads removed
 fig = Figure(figsize=(9, 3.8), layout="constrained")
 panels = fig.subplots(1, 2, sharex=True)
 titles = [

@@ -12,7 +12,7 @@ from snippets.ablation.ex06_one_head_columns import known_heads
 from snippets.ablation.ex07_single_heads import SMALL, change
 from snippets.ablation.ex09_known_heads import early, sinks
 from snippets.ablation.ex10_pruning import (
-    STEPS,
+    REMOVED,
     greedy_curve,
     none_left,
     random_curve,
@@ -30,7 +30,7 @@ import torch
 MOST = 0.75  # "most heads": at least this share of them
 LOST_BY_NO_ATTENTION = 0.2  # look-alike accuracy lost with no heads at all
 
-at_half = list(STEPS).index(half)
+at_half = list(REMOVED).index(half)
 greedy_sim, greedy_acc = greedy_curve[at_half].tolist()
 random_sim, random_acc = random_curve[at_half].tolist()
 claims = {
