@@ -751,8 +751,10 @@ def test_prose_numbers():
     # answering 0, cosine 1; Voita et al.'s 38 of 48 encoder heads for 0.15 BLEU,
     # the year; the alt text's axis from 0% to 100% and its bound 0.9
     # (test_alt_pruning); Michel et al.'s arXiv number and the shares they pruned
-    # without loss (§4.2)
-    definitions = "0 1 2 3 4 6 38 48 0.15 2019 0% 100% 0.9 1905.10650 20% 40%"
+    # without loss (§4.2); Clark et al.'s arXiv number
+    definitions = (
+        "0 1 2 3 4 6 38 48 0.15 2019 0% 100% 0.9 1905.10650 1906.04341 20% 40%"
+    )
     check_prose_numbers(
         PAGE,
         computed=toy_numbers()

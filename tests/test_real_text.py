@@ -406,6 +406,7 @@ def test_prose_numbers():
                                 f"{two_four[2]:.1f}. Eight",
             "eight and sixteen": f"{compare[8][2]:.1f} and {compare[16][2]:.1f},",
             "width 128 gap": f"by {wide[0]:.3f} ± {wide[1]:.3f} nats",
+            "pairs resolve": f"five pairs resolve {-two_four[0]:.3f} nats",
             "width 128 t": f"paired $t$ of {wide[2]:.1f},",
             "seeds' sd, width 128":
                 f"about {gap.seeds_sd(128, (1, 2)):.3f} at width 128",
@@ -436,7 +437,7 @@ def test_prose_numbers():
         definitions={"1", "2", "4", "8", "16", "32", "64", "90%", "10%", "100", "128",
                      "512", "256", "2000", "2017", "2020", "2023", "25",
                      "3", "12", "768", "20", "6.2", "5%", "5.405", "0.5996",
-                     "0.6000", "5"},
+                     "0.6000", "5", "2002.07028", "1706.03762"},  # the references
     )  # fmt: skip
 
 
