@@ -176,12 +176,13 @@ def test_an_ov_circuits_rank_is_at_most_its_value_width():
 def test_the_page_cites_its_sources():
     text = " ".join((DOCS / "second-head.md").read_text().split())
     assert "Clark et al. (2019, *What Does BERT Look At?*)" in text
-    # Clark et al.'s Figure 5 captions and section 4.2: the dependent attends to
+    # Clark et al.'s Figure 5 captions: the dependent attends to
     # the word it depends on ("Direct objects attend to their verbs"; "Noun
     # modifiers (e.g., determiners) attend to their noun"), except pobj.
     assert "direct objects attend to their verbs" in text
     assert "determiners attend to their nouns" in text
-    assert "only prepositions attend the other way, to their objects" in text
+    assert "only the preposition head runs the other way, from prepositions" in text
+    assert "coreference, not a dependency" in text
     assert "from a verb to its direct object" not in text
     assert "A Mathematical Framework for Transformer Circuits" in text
     assert '"independent and additive"' in text and "**QK circuit**" in text
