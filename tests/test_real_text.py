@@ -376,6 +376,8 @@ def test_prose_numbers():
     both = toy_seeds.seed_results["designs"]["2 x 2"][2]
     seen = training.STEPS * training.BATCH * 64  # characters of context: 64
     count = parameters.count_parameters
+    timing = results.sweep_results["timing"]
+    load = timing["load average before"], timing["load average after"]
     check_prose_numbers(
         "real-text.md",
         computed={
@@ -388,13 +390,14 @@ def test_prose_numbers():
                 f"about {results.idle_minutes(1, 64):.0f} minutes.",
             "wall minutes": [
                 f"took {m['wall minutes']:.0f} minutes on the clock",
-                f"not the {m['wall minutes']:.0f} minutes, is what",
+                f"where the {m['wall minutes']:.0f} minutes on the clock say little",
             ],
             "load averages": f"was {m['load average before']} as it started and "
                              f"{m['load average after']} as it ended",
             "idle estimate": f"about {results.idle_minutes(m['cores']):.0f} "
                              "minutes of two idle cores",
-            "the timing": f"the timing about {results.timing_minutes():.0f} more;",
+            "the timing": f"the timing about {results.timing_minutes():.0f} more. That",
+            "the timing's load": f"load average of {load[0]} to {load[1]}, and",
             "16 heads' CPU time": [f"{ratio16} times as much", f"{ratio16} times the"],
             "two heads behind": f"only {-compare[2][0]:.3f} nats behind",
             "two heads' t": f"paired $t$ of {compare[2][2]:.1f}:",

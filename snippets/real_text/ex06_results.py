@@ -71,8 +71,10 @@ print(f"make sweep, {m['date']}, {m['cpu']}, {m['cores']} cores:",
       f"{m['wall minutes']:.0f} minutes")  # fmt: skip
 print(f"  load average {m['load average before']} before,",
       f"{m['load average after']} after")  # fmt: skip
+before, after = timing["load average before"], timing["load average after"]
 print(f"CPU ms/step: one thread, the median of {timing['rounds']} rounds",
-      f"of {timing['steps']} steps, timed after the runs")  # fmt: skip
+      f"of {timing['steps']} steps, timed after the runs, load average",
+      f"{before} before, {after} after")  # fmt: skip
 print(f"on {m['cores']} idle cores: the runs about",
       f"{idle_minutes(m['cores']):.0f} minutes, the timing about",
       f"{timing_minutes():.0f} more")  # fmt: skip
