@@ -220,12 +220,14 @@ def test_prose_numbers():
     diagonal = [staircase_found(cells, k, k) for k in range(1, 5)]
     fewer = [staircase_found(cells, k, h) for k, h in cells if h < k]
     spare = [staircase_found(cells, k, h) for k, h in cells if h > k]
-    assert all(f == n for f, n in spare)  # "in every one"
+    assert all(f == n for f, n in spare)  # "in 50 of 50"
+    found_few = [(k, h) for k, h in cells if h < k and staircase_found(cells, k, h)[0]]
+    assert len(found_few) == 1  # "all in one cell"
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
-        f"{min(n for _, n in diagonal)} seeds (with heads to spare, in every\n"
-        f"one of {min(n for _, n in spare)}), and with fewer heads in "
-        f"{sum(f for f, _ in fewer)} of {sum(n for _, n in fewer)} seeds"
+        f"{min(n for _, n in diagonal)} seeds (with heads to spare, in "
+        f"{min(n for _, n in spare)} of {min(n for _, n in spare)}), and with fewer "
+        f"heads in {sum(f for f, _ in fewer)} of {sum(n for _, n in fewer)}, all in"
     )
     exception = staircase_found(cells, 4, 3)
     computed["staircase's exception"] = "but for {} of {} with four".format(*exception)
