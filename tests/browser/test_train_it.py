@@ -217,13 +217,14 @@ def test_every_seed_trains_what_pytorch_trains_step_for_step(trainer):
 PLANTED = [  # one gradient term off by 1%, each: (what it is, the code, planted)
     (
         "the softmax's backward",
-        "gradA[u] = (a[row + u] * (gradA[u] - mean)) / scale;",
-        "gradA[u] = (a[row + u] * (gradA[u] - mean * 1.01)) / scale;",
+        "const mean = 0 + a0 * d0 + a1 * d1 + a2 * d2 + a3 * d3 + a4 * d4 + a5 * d5;",
+        "const mean = (0 + a0 * d0 + a1 * d1 + a2 * d2 + a3 * d3 + a4 * d4"
+        " + a5 * d5) * 1.01;",
     ),
     (
         "one term of the context's gradient",
-        "sum += g * W[OW + o * width + c];",
-        "sum += g * W[OW + o * width + c] * (o === 1 ? 1.01 : 1);",
+        "const weight = W[j];",
+        "const weight = W[j] * (o === 1 ? 1.01 : 1);",
     ),
     (
         "the value projection's gradient",
@@ -235,8 +236,8 @@ PLANTED = [  # one gradient term off by 1%, each: (what it is, the code, planted
     # so only its EPS sees the error, which changes the loss by a hundred-millionth
     (
         "the output bias's gradient",
-        "G[OB + o] += gradOut[t * outputs + o];",
-        "G[OB + o] += gradOut[t * outputs + o] * (o === 0 ? 1.01 : 1);",
+        "sum += gradY[go + t];",
+        "sum += gradY[go + t] * (o === 0 ? 1.01 : 1);",
     ),
 ]
 SUBTLE = "the output bias's gradient"
@@ -314,7 +315,7 @@ def test_depth_trains_what_pytorch_trains_in_its_first_steps(page, problems):
     runs = depth_runs(page, [(d, 0) for d in depth.DESIGNS], EARLY)
     gaps = {key: early_gap(run, key) for key, run in runs.items()}
     assert max(gaps.values()) <= STRICT, gaps
-    code = "gradX[t * inputs + i] += g * W[w + o * inputs + i];"
+    code = "const weight = W[j];"
     served = plant(page, code, code.replace("];", "] * 1.01;"))
     (run,) = depth_runs(page, [("2 layers", 0)], EARLY, load=False).values()
     assert served, "the planted trainer was never fetched"
@@ -782,7 +783,7 @@ def test_the_cells_train_what_pytorch_trains_step_for_step(trainer):
 def test_a_cells_output_gradient_off_by_one_percent_fails_the_check(trainer):
     """The check above, on a cell of four outputs: the third output's term of the
     context's gradient off by 1% (a term the designs of two outputs never use)."""
-    code = "sum += g * W[OW + o * width + c];"
+    code = "const weight = W[j];"
     served = plant(trainer, code, code.replace("];", "] * (o === 2 ? 1.01 : 1);"))
     trained = train(trainer, ["k4h1"], 0)  # the cheapest cell of four
     assert served, "the planted trainer was never fetched"

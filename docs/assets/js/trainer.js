@@ -89,6 +89,7 @@
     const names = ["W_query", "W_key", "W_value", "W_o"];
     [model.QW, model.KW, model.VW, model.OW] = names.map((n) => model.at[`${n}.weight`]);
     [model.QB, model.KB, model.VB, model.OB] = names.map((n) => model.at[`${n}.bias`]);
+    model.o = [model.OW, model.OB]; // W_o's weight and bias, as linear reads a map
     return { ...model, width, outputs };
   }
   const ONE_LAYER = oneLayer(WIDTH, 2); // the training page's
@@ -149,10 +150,19 @@
   // model (the random numbers, Adam and the schedule, the claims, the worker) works
   // on any flat array of weights in state_dict order: the depth model below brings
   // its own layout, forward and backward.
-  // One sequence at a time: its queries, keys and values (T, width), each head's
-  // weights (h, T, T), the context (T, width) and the output (T, outputs), kept in
+  // One sequence at a time: its queries, keys and values (width, T), each head's
+  // weights (h, T, T), the context (width, T) and the output (outputs, T), kept in
   // `work`, made once per run: nothing is allocated while training. The hot loops
   // read the weights at the model's offsets.
+  //
+  // For speed, a sequence's numbers are kept feature by feature (number c of
+  // position t at c * T + t: a feature's T positions side by side), and the hot
+  // loops are written for T = 6: a feature's six positions, or a row's six weights,
+  // are six local variables (x0 .. x5, a0 .. a5) that the JIT keeps in registers,
+  // rather than an array read again and again. Every sum still adds the same terms
+  // in the same order, from the same start, as the plain loop over positions it
+  // replaces (hence the "0 +" in front of some: such a loop starts its sum at 0),
+  // so the results are the same to the last bit.
   function workspace(heads, model = ONE_LAYER) {
     const f = (n) => new Float64Array(n);
     const { width, outputs } = model;
@@ -164,149 +174,251 @@
       outputs,
       dHead: width / heads,
       scale: Math.sqrt(width / heads), // each score is divided by sqrt(d_head)
-      q: f(T * width),
-      k: f(T * width),
-      v: f(T * width),
+      q: f(width * T),
+      k: f(width * T),
+      v: f(width * T),
       a: f(heads * T * T),
-      context: f(T * width),
-      out: f(T * outputs),
-      gradOut: f(T * outputs),
-      gradContext: f(T * width),
-      gradA: f(T),
-      gradQ: f(T * width),
-      gradK: f(T * width),
-      gradV: f(T * width),
+      context: f(width * T),
+      out: f(outputs * T),
+      gradOut: f(outputs * T),
+      gradContext: f(width * T),
+      gradA: f(T * T), // d loss / d one head's scores (T, T)
+      gradQ: f(width * T),
+      gradK: f(width * T),
+      gradV: f(width * T),
     };
   }
 
-  // q, k, v (T, width) of sequence s: z = x W^T + b, where x_t = [v_t, k_t, e_t] with
+  // q, k, v (width, T) of sequence s: z = x W^T + b, where x_t = [v_t, k_t, e_t] with
   // e_t one-hot, so the product reads columns 0 and 1 of W and the column of place t.
   function project(W, batch, s, work) {
     const { q, k, v, width } = work;
     const { QW, KW, VW, QB, KB, VB } = work.one;
+    linearIn(W, QW, QB, batch, s, q, width);
+    linearIn(W, KW, KB, batch, s, k, width);
+    linearIn(W, VW, VB, batch, s, v, width);
+  }
+
+  // z (outputs, T) = x W^T + b of sequence s, x_t = [v_t, k_t, e_t] as in project, for
+  // the map whose weight and bias start at w and b: one of project's three, and the
+  // depth model's W_in.
+  function linearIn(W, w, b, batch, s, z, outputs) {
+    const { v, k } = batch;
+    const i = s * T; // sequence s's six positions
+    const v0 = v[i];
+    const v1 = v[i + 1];
+    const v2 = v[i + 2];
+    const v3 = v[i + 3];
+    const v4 = v[i + 4];
+    const v5 = v[i + 5];
+    const k0 = k[i];
+    const k1 = k[i + 1];
+    const k2 = k[i + 2];
+    const k3 = k[i + 3];
+    const k4 = k[i + 4];
+    const k5 = k[i + 5];
+    for (let c = 0, row = w, at = 0; c < outputs; c += 1, row += D_MODEL, at += T) {
+      const wv = W[row]; // row c of W: v's weight, k's, then the places'
+      const wk = W[row + 1];
+      const bias = W[b + c];
+      z[at] = v0 * wv + k0 * wk + W[row + 2] + bias;
+      z[at + 1] = v1 * wv + k1 * wk + W[row + 3] + bias;
+      z[at + 2] = v2 * wv + k2 * wk + W[row + 4] + bias;
+      z[at + 3] = v3 * wv + k3 * wk + W[row + 5] + bias;
+      z[at + 4] = v4 * wv + k4 * wk + W[row + 6] + bias;
+      z[at + 5] = v5 * wv + k5 * wk + W[row + 7] + bias;
+    }
+  }
+
+  // Head h's rows, one per position t: its weights a[row .. row + T) and its context.
+  function attend(work, h) {
+    const { dHead, scale, q, k, v, a, context } = work;
+    const first = h * dHead * T; // head h's features: first, first + T, .. < end
+    const end = first + dHead * T;
     for (let t = 0; t < T; t += 1) {
-      const vt = batch.v[s * T + t];
-      const kt = batch.k[s * T + t];
-      for (let c = 0; c < width; c += 1) {
-        const i = t * width + c;
-        const row = c * D_MODEL; // row c of each W: v's weight, k's, then the places'
-        q[i] = vt * W[QW + row] + kt * W[QW + row + 1] + W[QW + row + 2 + t] + W[QB + c];
-        k[i] = vt * W[KW + row] + kt * W[KW + row + 1] + W[KW + row + 2 + t] + W[KB + c];
-        v[i] = vt * W[VW + row] + kt * W[VW + row + 1] + W[VW + row + 2 + t] + W[VB + c];
+      const row = (h * T + t) * T; // head h's weights for position t
+      // the scores q_t . k_u, one per position u, each summed over the head's features
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let s4 = 0;
+      let s5 = 0;
+      for (let c = first; c < end; c += T) {
+        const x = q[c + t];
+        s0 += x * k[c];
+        s1 += x * k[c + 1];
+        s2 += x * k[c + 2];
+        s3 += x * k[c + 3];
+        s4 += x * k[c + 4];
+        s5 += x * k[c + 5];
+      }
+      s0 /= scale;
+      s1 /= scale;
+      s2 /= scale;
+      s3 /= scale;
+      s4 /= scale;
+      s5 /= scale;
+      // softmax, less the largest score so that exp stays finite (exp(0) is 1)
+      let top = 0; // where the largest score is (the first, if several are)
+      let largest = s0;
+      if (s1 > largest) {
+        top = 1;
+        largest = s1;
+      }
+      if (s2 > largest) {
+        top = 2;
+        largest = s2;
+      }
+      if (s3 > largest) {
+        top = 3;
+        largest = s3;
+      }
+      if (s4 > largest) {
+        top = 4;
+        largest = s4;
+      }
+      if (s5 > largest) {
+        top = 5;
+        largest = s5;
+      }
+      const w0 = top === 0 ? 1 : Math.exp(s0 - largest);
+      const w1 = top === 1 ? 1 : Math.exp(s1 - largest);
+      const w2 = top === 2 ? 1 : Math.exp(s2 - largest);
+      const w3 = top === 3 ? 1 : Math.exp(s3 - largest);
+      const w4 = top === 4 ? 1 : Math.exp(s4 - largest);
+      const w5 = top === 5 ? 1 : Math.exp(s5 - largest);
+      const inverse = 1 / (0 + w0 + w1 + w2 + w3 + w4 + w5);
+      const a0 = w0 * inverse;
+      const a1 = w1 * inverse;
+      const a2 = w2 * inverse;
+      const a3 = w3 * inverse;
+      const a4 = w4 * inverse;
+      const a5 = w5 * inverse;
+      a[row] = a0;
+      a[row + 1] = a1;
+      a[row + 2] = a2;
+      a[row + 3] = a3;
+      a[row + 4] = a4;
+      a[row + 5] = a5;
+      // the context: the values v_u weighted by the row, summed over u in turn
+      for (let c = first; c < end; c += T) {
+        context[c + t] =
+          0 + a0 * v[c] + a1 * v[c + 1] + a2 * v[c + 2] + a3 * v[c + 3] + a4 * v[c + 4] + a5 * v[c + 5];
       }
     }
   }
 
-  // Head h's row for position t: its weights a[row .. row + T) and its context.
-  function attendRow(work, h, t) {
-    const { dHead, scale, q, k, v, a, context, width } = work;
-    const row = (h * T + t) * T; // head h's weights for position t
-    const off = h * dHead;
-    const qt = t * width + off; // head h's columns: h * dHead .. + dHead - 1
-    let top = 0; // where the largest score is
-    let largest = 0;
-    for (let u = 0; u < T; u += 1) {
-      const ku = u * width + off;
-      let score = 0;
-      for (let e = 0; e < dHead; e += 1) score += q[qt + e] * k[ku + e];
-      const scaled = score / scale;
-      a[row + u] = scaled;
-      if (u === 0 || scaled > largest) {
-        top = u;
-        largest = scaled;
-      }
-    }
-    // softmax, less the largest score so that exp stays finite (exp(0) is 1)
-    let total = 0;
-    for (let u = 0; u < T; u += 1) {
-      const w = u === top ? 1 : Math.exp(a[row + u] - largest);
-      a[row + u] = w;
-      total += w;
-    }
-    const inverse = 1 / total;
-    for (let u = 0; u < T; u += 1) a[row + u] *= inverse;
-    for (let e = 0; e < dHead; e += 1) {
-      let sum = 0;
-      for (let u = 0, at = off + e; u < T; u += 1, at += width) sum += a[row + u] * v[at];
-      context[qt + e] = sum;
-    }
-  }
-
-  // The forward pass of sequence s: work.out (T, outputs), work.a (h, T, T).
+  // The forward pass of sequence s: work.out (outputs, T), work.a (h, T, T).
   function forward(W, batch, s, work) {
     project(W, batch, s, work);
-    for (let h = 0; h < work.heads; h += 1) {
-      for (let t = 0; t < T; t += 1) attendRow(work, h, t);
-    }
+    for (let h = 0; h < work.heads; h += 1) attend(work, h);
     output(W, work);
   }
 
-  // out = context W_o^T + b_o, for one sequence: (T, width) -> (T, outputs)
+  // out = context W_o^T + b_o, for one sequence: (width, T) -> (outputs, T)
   function output(W, work) {
-    const { context, out, width, outputs } = work;
-    const { OW, OB } = work.one;
-    for (let t = 0; t < T; t += 1) {
-      for (let o = 0; o < outputs; o += 1) {
-        let sum = 0;
-        for (let c = 0; c < width; c += 1) sum += context[t * width + c] * W[OW + o * width + c];
-        out[t * outputs + o] = sum + W[OB + o];
-      }
-    }
+    linear(W, work.one.o, work.context, work.width, work.out, work.outputs);
   }
 
   // d loss / d W_o and b_o of one sequence, added to G, and d loss / d context.
   function outputBack(W, G, work) {
-    const { context, gradOut, gradContext, width, outputs } = work;
-    const { OW, OB } = work.one;
-    for (let t = 0; t < T; t += 1) {
-      for (let c = 0; c < width; c += 1) {
-        const x = context[t * width + c];
-        let sum = 0;
-        for (let o = 0; o < outputs; o += 1) {
-          const g = gradOut[t * outputs + o];
-          G[OW + o * width + c] += g * x;
-          sum += g * W[OW + o * width + c];
-        }
-        gradContext[t * width + c] = sum;
-      }
-      for (let o = 0; o < outputs; o += 1) G[OB + o] += gradOut[t * outputs + o];
-    }
+    work.gradContext.fill(0);
+    linearBack(W, G, work.one.o, work.context, work.width, work.gradOut, work.outputs, work.gradContext);
   }
 
-  // Head h's row for position t, backward: adds to gradQ, gradK and gradV.
-  function attendRowBack(work, h, t) {
-    const { dHead, scale, q, k, v, a, gradContext, gradA, gradQ, gradK, gradV, width } = work;
-    const row = (h * T + t) * T;
-    const off = h * dHead;
-    const qt = t * width + off;
-    let mean = 0; // the a-weighted mean of d loss / d a over the row
-    for (let u = 0; u < T; u += 1) {
-      const ku = u * width + off;
-      const weight = a[row + u];
-      let sum = 0;
-      for (let e = 0; e < dHead; e += 1) {
-        const g = gradContext[qt + e];
-        sum += g * v[ku + e];
-        gradV[ku + e] += weight * g;
+  // Head h's rows, backward: d loss / d its queries, keys and values, in gradQ, gradK
+  // and gradV at head h's features. Row by row, d loss / d the row's scores (into
+  // gradA) and q_t's; then feature by feature, each k_u's and v_u's, summed over the
+  // rows t in turn.
+  function attendBack(work, h) {
+    const { dHead, scale, q, k, v, a, gradContext: g, gradA: dS, gradQ, gradK, gradV } = work;
+    const first = h * dHead * T;
+    const end = first + dHead * T;
+    const rows = h * T * T; // head h's weights
+    for (let t = 0; t < T; t += 1) {
+      const row = rows + t * T;
+      const a0 = a[row];
+      const a1 = a[row + 1];
+      const a2 = a[row + 2];
+      const a3 = a[row + 3];
+      const a4 = a[row + 4];
+      const a5 = a[row + 5];
+      // d loss / d a_u = g_t . v_u, each summed over the head's features
+      let d0 = 0;
+      let d1 = 0;
+      let d2 = 0;
+      let d3 = 0;
+      let d4 = 0;
+      let d5 = 0;
+      for (let c = first; c < end; c += T) {
+        const x = g[c + t];
+        d0 += x * v[c];
+        d1 += x * v[c + 1];
+        d2 += x * v[c + 2];
+        d3 += x * v[c + 3];
+        d4 += x * v[c + 4];
+        d5 += x * v[c + 5];
       }
-      gradA[u] = sum;
-      mean += weight * sum;
+      // the softmax's backward: d loss / d score, from the a-weighted mean of the d_u
+      const mean = 0 + a0 * d0 + a1 * d1 + a2 * d2 + a3 * d3 + a4 * d4 + a5 * d5;
+      const at = t * T;
+      const s0 = (a0 * (d0 - mean)) / scale;
+      const s1 = (a1 * (d1 - mean)) / scale;
+      const s2 = (a2 * (d2 - mean)) / scale;
+      const s3 = (a3 * (d3 - mean)) / scale;
+      const s4 = (a4 * (d4 - mean)) / scale;
+      const s5 = (a5 * (d5 - mean)) / scale;
+      dS[at] = s0;
+      dS[at + 1] = s1;
+      dS[at + 2] = s2;
+      dS[at + 3] = s3;
+      dS[at + 4] = s4;
+      dS[at + 5] = s5;
+      // d loss / d q_t, summed over the positions u in turn
+      for (let c = first; c < end; c += T) {
+        gradQ[c + t] =
+          0 + s0 * k[c] + s1 * k[c + 1] + s2 * k[c + 2] + s3 * k[c + 3] + s4 * k[c + 4] + s5 * k[c + 5];
+      }
     }
-    // the softmax's backward: d loss / d score, in gradA
-    for (let u = 0; u < T; u += 1) gradA[u] = (a[row + u] * (gradA[u] - mean)) / scale;
-    for (let e = 0; e < dHead; e += 1) {
-      const qe = q[qt + e];
-      let sum = gradQ[qt + e]; // only this row adds to it: summed here, u by u
-      for (let u = 0, at = off + e; u < T; u += 1, at += width) {
-        sum += gradA[u] * k[at];
-        gradK[at] += gradA[u] * qe;
+    // d loss / d k_u and v_u: down column u of dS and of a, over the rows t in turn
+    for (let c = first; c < end; c += T) {
+      const q0 = q[c];
+      const q1 = q[c + 1];
+      const q2 = q[c + 2];
+      const q3 = q[c + 3];
+      const q4 = q[c + 4];
+      const q5 = q[c + 5];
+      const g0 = g[c];
+      const g1 = g[c + 1];
+      const g2 = g[c + 2];
+      const g3 = g[c + 3];
+      const g4 = g[c + 4];
+      const g5 = g[c + 5];
+      for (let u = 0; u < T; u += 1) {
+        const au = rows + u;
+        gradK[c + u] =
+          0 +
+          dS[u] * q0 +
+          dS[T + u] * q1 +
+          dS[2 * T + u] * q2 +
+          dS[3 * T + u] * q3 +
+          dS[4 * T + u] * q4 +
+          dS[5 * T + u] * q5;
+        gradV[c + u] =
+          0 +
+          a[au] * g0 +
+          a[au + T] * g1 +
+          a[au + 2 * T] * g2 +
+          a[au + 3 * T] * g3 +
+          a[au + 4 * T] * g4 +
+          a[au + 5 * T] * g5;
       }
-      gradQ[qt + e] = sum;
     }
   }
 
   // d z / d W of sequence s's three projections, added to G, from gradQ, gradK and
-  // gradV (T, width): x_t is one-hot past its first two numbers, as in project.
+  // gradV (width, T): x_t is one-hot past its first two numbers, as in project.
   function projectBack(G, batch, s, work) {
     const { gradQ, gradK, gradV, width } = work;
     const { QW, KW, VW, QB, KB, VB } = work.one;
@@ -316,38 +428,55 @@
   }
 
   // The backward pass of z = x W^T + b, x_t = [v_t, k_t, e_t] as in project: adds
-  // d loss / d W (at w) and b (at b) to G, from gradZ (T, outputs) of sequence s.
-  // One projection's part of projectBack, and the depth model's W_in.
+  // d loss / d W (at w) and b (at b) to G, from gradZ (outputs, T) of sequence s.
+  // One projection's part of projectBack, and the depth model's W_in. Each of G's
+  // numbers gets its terms position by position, as a loop over t would add them.
   function linearInBack(G, w, b, gradZ, outputs, batch, s) {
-    for (let c = 0; c < outputs; c += 1) {
-      const row = w + c * D_MODEL;
-      for (let t = 0; t < T; t += 1) {
-        const g = gradZ[t * outputs + c];
-        G[row] += g * batch.v[s * T + t];
-        G[row + 1] += g * batch.k[s * T + t];
-        G[row + 2 + t] += g;
-        G[b + c] += g;
-      }
+    const { v, k } = batch;
+    const i = s * T; // sequence s's six positions
+    const v0 = v[i];
+    const v1 = v[i + 1];
+    const v2 = v[i + 2];
+    const v3 = v[i + 3];
+    const v4 = v[i + 4];
+    const v5 = v[i + 5];
+    const k0 = k[i];
+    const k1 = k[i + 1];
+    const k2 = k[i + 2];
+    const k3 = k[i + 3];
+    const k4 = k[i + 4];
+    const k5 = k[i + 5];
+    for (let c = 0, row = w, at = 0; c < outputs; c += 1, row += D_MODEL, at += T) {
+      const g0 = gradZ[at];
+      const g1 = gradZ[at + 1];
+      const g2 = gradZ[at + 2];
+      const g3 = gradZ[at + 3];
+      const g4 = gradZ[at + 4];
+      const g5 = gradZ[at + 5];
+      G[row] = G[row] + g0 * v0 + g1 * v1 + g2 * v2 + g3 * v3 + g4 * v4 + g5 * v5;
+      G[row + 1] = G[row + 1] + g0 * k0 + g1 * k1 + g2 * k2 + g3 * k3 + g4 * k4 + g5 * k5;
+      G[row + 2] += g0; // the places: one term each
+      G[row + 3] += g1;
+      G[row + 4] += g2;
+      G[row + 5] += g3;
+      G[row + 6] += g4;
+      G[row + 7] += g5;
+      G[b + c] = G[b + c] + g0 + g1 + g2 + g3 + g4 + g5;
     }
   }
 
   // The backward pass of sequence s, after its forward pass: adds its part of the
-  // gradients to G, from gradOut = d loss / d out (T, outputs).
+  // gradients to G, from gradOut = d loss / d out (outputs, T).
   function backward(W, G, batch, s, work) {
     outputBack(W, G, work);
-    work.gradQ.fill(0);
-    work.gradK.fill(0);
-    work.gradV.fill(0);
-    for (let h = 0; h < work.heads; h += 1) {
-      for (let t = 0; t < T; t += 1) attendRowBack(work, h, t);
-    }
+    for (let h = 0; h < work.heads; h += 1) attendBack(work, h);
     projectBack(G, batch, s, work);
   }
 
   // The mean squared error over a batch, and its gradients in G (overwritten);
   // `correct` counts the outputs within `tol` of their targets, on each lookup.
   function lossAndGrads(W, G, batch, work, tol = 0, correct = [0, 0]) {
-    const outputs = work.outputs;
+    const { outputs, out, gradOut } = work;
     const count = batch.n * T * outputs;
     G.fill(0);
     let loss = 0;
@@ -355,12 +484,11 @@
     for (let s = 0; s < batch.n; s += 1) {
       if (depth) depthForward(W, depth, batch, s, work);
       else forward(W, batch, s, work);
-      for (let t = 0; t < T; t += 1) {
+      for (let t = 0, y = s * T * LOOKUPS; t < T; t += 1, y += LOOKUPS) {
         for (let o = 0; o < outputs; o += 1) {
-          const i = t * outputs + o;
-          const error = work.out[i] - batch.y[(s * T + t) * LOOKUPS + o];
+          const error = out[o * T + t] - batch.y[y + o];
           loss += error * error;
-          work.gradOut[i] = (2 * error) / count;
+          gradOut[o * T + t] = (2 * error) / count;
           if (Math.abs(error) < tol) correct[o] += 1;
         }
       }
@@ -380,8 +508,9 @@
   // by hand, as its Python twin (experiments/train_it_depth.py) computes it:
   //   stream = x W_in^T + b_in                       (T, 8) -> (T, 16)
   //   each layer in turn: one head of width 4 reads the stream (as workspace(1) and
-  //   attendRow), its W_o writes (T, 4) -> (T, 16), added to the stream
+  //   attend), its W_o writes (T, 4) -> (T, 16), added to the stream
   //   out = stream W_out^T + b_out                   (T, 16) -> (T, 2)
+  // (each kept feature by feature, (16, T) and so on, as above)
   const D_STREAM = 16; // numbers per position in the residual stream
 
   function depthModel(layers) {
@@ -407,88 +536,128 @@
   }
 
   // One sequence at a time: the stream before each layer and after the last
-  // (layers + 1 of them, each (T, 16)), each layer's head, what it writes, the
-  // output (T, 2), and the gradients.
+  // (layers + 1 of them, each (16, T)), each layer's head, what it writes, the
+  // output (2, T), and the gradients.
   function depthWorkspace(model) {
     const f = (n) => new Float64Array(n);
     return {
       model,
-      streams: Array.from({ length: model.layers + 1 }, () => f(T * D_STREAM)),
-      heads: Array.from({ length: model.layers }, () => workspace(1)), // q, k, v, a (T, 4)...
-      write: f(T * D_STREAM),
+      streams: Array.from({ length: model.layers + 1 }, () => f(D_STREAM * T)),
+      heads: Array.from({ length: model.layers }, () => workspace(1)), // q, k, v (4, T)...
+      write: f(D_STREAM * T),
       outputs: 2,
-      out: f(T * 2),
-      gradOut: f(T * 2),
-      gradStream: f(T * D_STREAM),
+      out: f(2 * T),
+      gradOut: f(2 * T),
+      gradStream: f(D_STREAM * T),
     };
   }
 
-  // y (T, outputs) = x (T, inputs) W^T + b, for the map whose weight and bias start
-  // at [w, b].
+  // y (outputs, T) = x (inputs, T) W^T + b, for the map whose weight and bias start
+  // at [w, b]: an output's six positions at once (y0 .. y5), each summed over the
+  // inputs in turn.
   function linear(W, [w, b], x, inputs, y, outputs) {
-    for (let t = 0; t < T; t += 1) {
-      for (let o = 0; o < outputs; o += 1) {
-        let sum = 0;
-        for (let i = 0; i < inputs; i += 1) sum += x[t * inputs + i] * W[w + o * inputs + i];
-        y[t * outputs + o] = sum + W[b + o];
+    for (let o = 0, at = 0; o < outputs; o += 1, at += T) {
+      let y0 = 0;
+      let y1 = 0;
+      let y2 = 0;
+      let y3 = 0;
+      let y4 = 0;
+      let y5 = 0;
+      for (let i = 0, xi = 0; i < inputs; i += 1, xi += T) {
+        const weight = W[w + o * inputs + i];
+        y0 += x[xi] * weight;
+        y1 += x[xi + 1] * weight;
+        y2 += x[xi + 2] * weight;
+        y3 += x[xi + 3] * weight;
+        y4 += x[xi + 4] * weight;
+        y5 += x[xi + 5] * weight;
       }
+      const bias = W[b + o];
+      y[at] = y0 + bias;
+      y[at + 1] = y1 + bias;
+      y[at + 2] = y2 + bias;
+      y[at + 3] = y3 + bias;
+      y[at + 4] = y4 + bias;
+      y[at + 5] = y5 + bias;
     }
   }
 
-  // linear's backward, from gradY (T, outputs): adds d loss / d W and b to G, and
-  // d loss / d x to gradX (T, inputs).
+  // linear's backward, from gradY (outputs, T): adds d loss / d W and b to G, and
+  // d loss / d x to gradX (inputs, T). Input by input: its six positions' x and
+  // gradX in registers (x0 .. x5, d0 .. d5), the latter summed over the outputs in
+  // turn; each of G's numbers gets its terms position by position.
   function linearBack(W, G, [w, b], x, inputs, gradY, outputs, gradX) {
-    for (let t = 0; t < T; t += 1) {
-      for (let o = 0; o < outputs; o += 1) {
-        const g = gradY[t * outputs + o];
-        for (let i = 0; i < inputs; i += 1) {
-          G[w + o * inputs + i] += g * x[t * inputs + i];
-          gradX[t * inputs + i] += g * W[w + o * inputs + i];
-        }
-        G[b + o] += g;
+    for (let i = 0, at = 0; i < inputs; i += 1, at += T) {
+      const x0 = x[at];
+      const x1 = x[at + 1];
+      const x2 = x[at + 2];
+      const x3 = x[at + 3];
+      const x4 = x[at + 4];
+      const x5 = x[at + 5];
+      let d0 = gradX[at];
+      let d1 = gradX[at + 1];
+      let d2 = gradX[at + 2];
+      let d3 = gradX[at + 3];
+      let d4 = gradX[at + 4];
+      let d5 = gradX[at + 5];
+      for (let o = 0, go = 0; o < outputs; o += 1, go += T) {
+        const g0 = gradY[go];
+        const g1 = gradY[go + 1];
+        const g2 = gradY[go + 2];
+        const g3 = gradY[go + 3];
+        const g4 = gradY[go + 4];
+        const g5 = gradY[go + 5];
+        const j = w + o * inputs + i;
+        G[j] = G[j] + g0 * x0 + g1 * x1 + g2 * x2 + g3 * x3 + g4 * x4 + g5 * x5;
+        const weight = W[j];
+        d0 += g0 * weight;
+        d1 += g1 * weight;
+        d2 += g2 * weight;
+        d3 += g3 * weight;
+        d4 += g4 * weight;
+        d5 += g5 * weight;
       }
+      gradX[at] = d0;
+      gradX[at + 1] = d1;
+      gradX[at + 2] = d2;
+      gradX[at + 3] = d3;
+      gradX[at + 4] = d4;
+      gradX[at + 5] = d5;
+    }
+    for (let o = 0, go = 0; o < outputs; o += 1, go += T) {
+      let sum = G[b + o]; // the bias's: its six positions' terms in turn
+      for (let t = 0; t < T; t += 1) sum += gradY[go + t];
+      G[b + o] = sum;
     }
   }
 
-  // The stream (T, 16) of sequence s: x W_in^T + b_in, x_t = [v_t, k_t, e_t] (as project).
-  function streamIn(W, [w, b], batch, s, stream) {
-    for (let t = 0; t < T; t += 1) {
-      const vt = batch.v[s * T + t];
-      const kt = batch.k[s * T + t];
-      for (let o = 0; o < D_STREAM; o += 1) {
-        const row = w + o * D_MODEL;
-        stream[t * D_STREAM + o] = vt * W[row] + kt * W[row + 1] + W[row + 2 + t] + W[b + o];
-      }
-    }
-  }
-
-  // The forward pass of sequence s: work.out (T, 2), each layer's head's a (T, T).
+  // The forward pass of sequence s: work.out (2, T), each layer's head's a (T, T).
   // After training, `removed` may switch layers' heads off: each layer's write
   // zeroed ("zero") or set to its mean over the held-out positions ("mean", from
   // `mean`); with work.sums set, each layer's write is added up there.
   function depthForward(W, model, batch, s, work, removed = null, mean = null) {
     const { streams, heads, write } = work;
-    streamIn(W, model.in, batch, s, streams[0]);
+    linearIn(W, model.in[0], model.in[1], batch, s, streams[0], D_STREAM);
     for (let i = 0; i < model.layers; i += 1) {
       const [stream, head, layer, next] = [streams[i], heads[i], model.perLayer[i], streams[i + 1]];
-      linear(W, layer.query, stream, D_STREAM, head.q, WIDTH); // (T, 16) -> (T, 4)
+      linear(W, layer.query, stream, D_STREAM, head.q, WIDTH); // (16, T) -> (4, T)
       linear(W, layer.key, stream, D_STREAM, head.k, WIDTH);
       linear(W, layer.value, stream, D_STREAM, head.v, WIDTH);
-      for (let t = 0; t < T; t += 1) attendRow(head, 0, t);
-      linear(W, layer.o, head.context, WIDTH, write, D_STREAM); // (T, 4) -> (T, 16)
+      attend(head, 0);
+      linear(W, layer.o, head.context, WIDTH, write, D_STREAM); // (4, T) -> (16, T)
       if (removed && removed[i] !== "on") {
-        for (let j = 0; j < T * D_STREAM; j += 1) {
-          write[j] = removed[i] === "mean" ? mean[i][j % D_STREAM] : 0;
+        for (let j = 0; j < D_STREAM * T; j += 1) {
+          write[j] = removed[i] === "mean" ? mean[i][Math.floor(j / T)] : 0;
         }
       }
-      if (work.sums) for (let j = 0; j < T * D_STREAM; j += 1) work.sums[i][j % D_STREAM] += write[j];
-      for (let j = 0; j < T * D_STREAM; j += 1) next[j] = stream[j] + write[j];
+      if (work.sums) for (let j = 0; j < D_STREAM * T; j += 1) work.sums[i][Math.floor(j / T)] += write[j];
+      for (let j = 0; j < D_STREAM * T; j += 1) next[j] = stream[j] + write[j];
     }
     linear(W, model.out, streams[model.layers], D_STREAM, work.out, 2);
   }
 
   // The backward pass of sequence s, after its forward pass: adds its part of the
-  // gradients to G, from work.gradOut (T, 2). gradStream is d loss / d the stream,
+  // gradients to G, from work.gradOut (2, T). gradStream is d loss / d the stream,
   // from the last layer's to the first: the residual hands it down as it is, and
   // each layer's head adds what goes through its q, k and v.
   function depthBackward(W, G, model, batch, s, work) {
@@ -499,10 +668,7 @@
       const [stream, head, layer] = [streams[i], heads[i], model.perLayer[i]];
       head.gradContext.fill(0);
       linearBack(W, G, layer.o, head.context, WIDTH, gradStream, D_STREAM, head.gradContext);
-      head.gradQ.fill(0);
-      head.gradK.fill(0);
-      head.gradV.fill(0);
-      for (let t = 0; t < T; t += 1) attendRowBack(head, 0, t);
+      attendBack(head, 0);
       linearBack(W, G, layer.query, stream, D_STREAM, head.gradQ, WIDTH, gradStream);
       linearBack(W, G, layer.key, stream, D_STREAM, head.gradK, WIDTH, gradStream);
       linearBack(W, G, layer.value, stream, D_STREAM, head.gradV, WIDTH, gradStream);
@@ -623,12 +789,12 @@
   // `correct`, per lookup.
   function heldOutErrors(config, work, test, s, correct, squares) {
     const outputs = work.outputs;
-    for (let i = 0; i < T * outputs; i += 1) {
-      const t = Math.floor(i / outputs);
-      const o = i % outputs;
-      const error = work.out[i] - test.y[(s * T + t) * LOOKUPS + o];
-      squares += error * error;
-      if (Math.abs(error) < config.tol) correct[o] += 1;
+    for (let t = 0; t < T; t += 1) {
+      for (let o = 0; o < outputs; o += 1) {
+        const error = work.out[o * T + t] - test.y[(s * T + t) * LOOKUPS + o];
+        squares += error * error;
+        if (Math.abs(error) < config.tol) correct[o] += 1;
+      }
     }
     return squares;
   }
@@ -697,7 +863,7 @@
     const sum = new Float64Array(width);
     for (let s = 0; s < test.n; s += 1) {
       forward(W, test, s, work);
-      for (let i = 0; i < T * width; i += 1) sum[i % width] += work.context[i];
+      for (let i = 0; i < width * T; i += 1) sum[Math.floor(i / T)] += work.context[i];
     }
     return sum.map((x) => x / (test.n * T));
   }
@@ -705,13 +871,11 @@
   // After a forward pass: the output again, with the context of each head that
   // `removed` names zeroed ("zero") or set to its mean ("mean").
   function withHeadsRemoved(W, work, removed, mean) {
-    const { context, width, dHead } = work;
+    const { context, dHead } = work;
     removed.forEach((how, h) => {
       if (how === "on") return;
-      for (let t = 0; t < T; t += 1) {
-        for (let e = h * dHead; e < (h + 1) * dHead; e += 1) {
-          context[t * width + e] = how === "mean" ? mean[e] : 0;
-        }
+      for (let e = h * dHead; e < (h + 1) * dHead; e += 1) {
+        for (let t = 0; t < T; t += 1) context[e * T + t] = how === "mean" ? mean[e] : 0;
       }
     });
     output(W, work);
