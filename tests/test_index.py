@@ -9,6 +9,7 @@ import tomllib
 
 import pytest
 
+from snippets.how_many_heads.ex02_designs import HEADS, WIDTH
 from snippets.how_many_heads.staircase_results import staircase_results
 from snippets.random_heads.ex05_measure import pairs
 from snippets.training.ex13_claims import TWO_HEADS_MIN_ACCURACY
@@ -230,6 +231,11 @@ def test_prose_numbers():
         f"heads in {sum(f for f, _ in fewer)} of {sum(n for _, n in fewer)}, all in"
     )
     exception = staircase_found(cells, 4, 3)
+    narrowest = min(WIDTH // h for h in HEADS)
+    computed["the staircase's scope"] = (
+        f"at a total width of {WIDTH}, so that no head is narrower than {narrowest})"
+    )
+    assert seed_results["designs"]["2 x 1"][2] == 0  # "heads too narrow fail"
     computed["staircase's exception"] = "but for {} of {} with four".format(*exception)
     # the numbers in the pages' titles, which the index links by title (each
     # page registers its own)

@@ -73,4 +73,13 @@ print("each head's mean weight on each lookup's source, in that order:")
 for head in range(3):
     on = [rows[:, head].gather(-1, s[..., None]).mean() for s in sources]
     print(f"  head {head + 1}:", "  ".join(f"{w:.1f}" for w in on))
+v = inputs[..., 0]  # (n, T): the values
+r = []  # at each position i: head 1's split against v[i-1] - v[i-2]
+for i in range(6):
+    split = (rows[:, 0, i, (i - 1) % 6] / rows[:, 0, i, (i - 2) % 6]).log()
+    difference = v[:, (i - 1) % 6] - v[:, (i - 2) % 6]
+    r.append(torch.corrcoef(torch.stack([split, difference]))[0, 1].item())
+print("head 1's log(weight on i-1 / weight on i-2) against v[i-1] - v[i-2]:",
+      f"|correlation| >= 0.9 at every i: {min(map(abs, r)) >= 0.9},",
+      f"of both signs: {min(r) < 0 < max(r)}")  # fmt: skip
 # --8<-- [end:page]
