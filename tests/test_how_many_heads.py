@@ -578,7 +578,8 @@ def test_prose_numbers():
                 f"{sum(i not in one_32 for i in near_32)} of the second"
             ),
             "the retrain's bar": f"about {retrain_bar:.2f} on an accuracy",
-            "the one cell": f"in one cell, four lookups with three heads: "
+            "the one cell": f"in one cell, four lookups with three heads, where two "
+                            f"of the lookups can share a head: "
                             f"{found_43} of its {n_43}, where its 95% interval runs "
                             f"from {cell_43[0]} to {cell_43[1]} of {n_43}",
             "the one cell again": f"only in those {found_43} seeds of four lookups "
@@ -628,7 +629,7 @@ def test_prose_numbers():
         definitions={
             "0", "1", "2", "3", "4", "6", "12", "800", "256", "0.01", "0.03", "0.1",
             "0.3", "100", "50", "0.85", "500", "1936", "2017", "2020", "1706.03762",
-            "6.2", "3.2.2",
+            "6.2", "3.2.2", "8", "0.15",
             "1911.03584", "211", "218",
         },
     )  # fmt: skip

@@ -237,6 +237,7 @@ def test_prose_numbers():
     )
     assert seed_results["designs"]["2 x 1"][2] == 0  # "heads too narrow fail"
     computed["staircase's exception"] = "but for {} of {} with four".format(*exception)
+    computed["the one cell"] = "can share a head: {} of its {}".format(*exception)
     # the numbers in the pages' titles, which the index links by title (each
     # page registers its own)
     titles = {n for page in nav_pages() for n in NUMBER.findall(title(page))}
