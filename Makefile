@@ -18,7 +18,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # their asserts again, 18.8 s of collection where 11.9 s read the caches.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds tune staircase spread sweep twin twin-lookups twin-depth bench-trainer bench-suite audit clean chromium
+.PHONY: serve test cpu-sets test-trainer-seeds build lint format page new-page update-outputs bench bench-live seeds tune staircase spread sweep twin twin-lookups twin-depth twin-tuned bench-trainer bench-suite audit clean chromium
 
 # The stamp holds the checksum of the pyproject.toml last installed from. When
 # pyproject.toml is newer (edited, or just checked out again) and its content
@@ -104,11 +104,13 @@ cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; e
 # how-many-heads), every seed of its width-4 designs' and its depth model's 800
 # steps against PyTorch's (tests/data/train_it_steps.json, train_it_depth_steps.json;
 # `make test` checks seed 0), and every cell's first two seeds against
-# tests/data/train_it_lookups_steps.json: minutes, so not in `make test`; .ci/run
+# tests/data/train_it_lookups_steps.json; and at each design's own best settings,
+# 100 seeds and the step records (snippets/train_it/tuned_results.py,
+# tests/data/train_it_tuned_steps.json): minutes, so not in `make test`; .ci/run
 # calls it after `make test`.
 test-trainer-seeds: $(STAMP) $(NODE_STAMP) chromium  ## the live trainer's 100 seeds against PyTorch's, in Chromium (minutes)
 	HEADS_TRAINER_SEEDS=1 $(BIN)/python -m pytest tests/browser/test_train_it.py \
-	  -k "train_100_seeds or depth_trains_what_pytorch_trains_step_for_step or every_cell_trains or every_seed_trains" \
+	  -k "train_100_seeds or depth_trains_what_pytorch_trains_step_for_step or every_cell_trains or every_seed" \
 	  -p no:cacheprovider --no-cov -rA
 
 build: $(STAMP) $(NODE_STAMP)  ## strict build into site/
@@ -199,6 +201,13 @@ twin-lookups: $(STAMP)  ## the live trainer's cells of k lookups and h heads in 
 # live trainer can train, the browser's reference (minutes).
 twin-depth: $(STAMP)  ## PyTorch's float64 runs of one and two layers, the live trainer's reference
 	$(BIN)/python -m experiments.train_it_depth
+
+# Writes snippets/train_it/tuned_results.py and tests/data/train_it_tuned_steps.json:
+# the live trainer's five designs of width 4 at their own best settings (make tune's),
+# then the output blocks of the page that prints from them.
+twin-tuned: $(STAMP)  ## the live trainer's designs at their own best settings in PyTorch, float64 (about 35 minutes on 2 cores)
+	$(BIN)/python -m experiments.train_it_tuned
+	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
 
 # Where make test's time goes: collection (paid by every xdist worker), then the
 # whole suite with its slowest tests; against the budget of about 3 minutes.

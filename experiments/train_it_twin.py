@@ -220,21 +220,37 @@ def write_results(results: dict, path: Path) -> None:
     lines.append(f'    "seeds": ({SEEDS.start}, {SEEDS.stop}),  # range(start, stop)')
     lines.append(f'    "total": {results["total"]},  # held-out predictions per lookup')
     lines += fresh_seeds.made_lines(results["made"])  # how: the kernels, the CPU
-    lines.append(
-        "    # accurate predictions on each lookup: previous value, largest key's"
-    )
-    lines.append('    "correct": {')
-    for design, seeds in results["runs"].items():
+    lines += correct_lines(results["runs"])
+    lines += broken_lines(results["runs"])
+    lines += ["}", "# fmt: on", ""]
+    text = "\n".join(lines)
+    assert max(map(len, text.splitlines())) <= 78, "snippets/ruff.toml"
+    path.write_text(text, encoding="utf-8")
+
+
+CORRECT = "accurate predictions on each lookup: previous value, largest key's"
+BROKEN = "the claims each design breaks, and in which seeds"
+
+
+def correct_lines(runs: dict, name="correct", comment=CORRECT) -> list[str]:
+    """The records' "correct" entry (or `name`): per design, its accurate
+    predictions on each lookup, five seeds a line, as text that per_seed reads."""
+    lines = [f"    # {comment}", f'    "{name}": {{']
+    for design, seeds in runs.items():
         assert list(seeds) == list(range(len(seeds))), "per_seed counts from 0"
         lines.append(f'        "{design}": per_seed("""')
         pairs = ["{} {}".format(*r["correct"]) for r in seeds.values()]
         for i in range(0, len(pairs), 5):
             lines.append("            " + "  ".join(pairs[i : i + 5]))
         lines.append('        """),')
-    lines.append("    },")
-    lines.append("    # the claims each design breaks, and in which seeds")
-    lines.append('    "broken": {')
-    for design, seeds in results["runs"].items():
+    return [*lines, "    },"]
+
+
+def broken_lines(runs: dict, name="broken", comment=BROKEN) -> list[str]:
+    """The records' "broken" entry (or `name`): per design, each claim it breaks
+    and in which seeds, wrapped at 78 characters."""
+    lines = [f"    # {comment}", f'    "{name}": {{']
+    for design, seeds in runs.items():
         where = {}
         for seed, record in seeds.items():
             for claim in record["broken"]:
@@ -248,10 +264,7 @@ def write_results(results: dict, path: Path) -> None:
             lines.append("            ],")
         if where:
             lines.append("        },")
-    lines += ["    },", "}", "# fmt: on", ""]
-    text = "\n".join(lines)
-    assert max(map(len, text.splitlines())) <= 78, "snippets/ruff.toml"
-    path.write_text(text, encoding="utf-8")
+    return [*lines, "    },"]
 
 
 def _record(saved: dict) -> dict:

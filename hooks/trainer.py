@@ -12,6 +12,7 @@ import contextlib
 import io
 import json
 
+from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 MARKER = "<!-- trainer: data and script -->"
@@ -57,6 +58,7 @@ def trainer_data() -> dict:
         "seeds": list(twin_results["seeds"]),  # what make twin trained
         "shown_bottom": shown_bottom(claims.x_test),
         "lookups": lookups_data(),
+        "tuned": tuned_data(),
     }
 
 
@@ -86,6 +88,24 @@ def lookups_data() -> dict:
             f"{k},{h}": sum(min(c) / total >= line for c in cell["correct"].values())
             for (k, h), cell in cells
         },
+    }
+
+
+def tuned_data() -> dict:
+    """Each design at its own best settings (snippets/train_it/tuned_results.py,
+    from `make tune`'s choice): the steps, one for every design, since the page
+    draws one chart; each design's learning rate; the seeds PyTorch trained."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        from snippets.train_it.tuned_results import tuned_results
+
+    settings = tuned_results["settings"]
+    steps = {steps for _, steps in settings.values()}
+    if len(steps) != 1:  # the chart, the slider and the link hold one number
+        raise PluginError(f"tuned_results.py: the designs' steps differ: {settings}")
+    return {
+        "steps": steps.pop(),
+        "own": {design: lr for design, (lr, _) in settings.items()},
+        "seeds": list(tuned_results["seeds"]),
     }
 
 

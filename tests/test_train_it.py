@@ -34,6 +34,10 @@ cell_twin = lazy("experiments.train_it_lookups")
 staircase = lazy("snippets.how_many_heads.ex02_designs")
 nudge_spread = lazy("experiments.nudge_spread")
 depth = lazy("experiments.train_it_depth")
+own_best = on_page(PAGE, "snippets.train_it.tuned_results")
+own_best_run = on_page(PAGE, "snippets.train_it.ex10_own_best")
+own_twin = lazy("experiments.train_it_tuned")
+fair_fight = lazy("snippets.width_and_depth.tuned_results")  # make tune's
 # the training page's thresholds and failures(): its module reads that page's saved
 # runs (tests/pages.py, `lazy`: another page's module)
 training_claims = lazy("snippets.training.ex13_claims")
@@ -420,6 +424,44 @@ def test_the_twin_agrees_with_pytorch_at_every_step():
     check_twin_within_spread(twin)
 
 
+# -- each design at its own best, and `make twin-tuned` -------------------------------
+
+
+def test_the_own_best_records_are_for_this_code_and_make_tunes_settings():
+    records = own_best.tuned_results
+    assert records["code"] == own_twin.code_key(), (
+        f"{own_twin.RESULTS.name} is stale: the code it measures, or make tune's "
+        "choice, changed since `make twin-tuned` wrote it. Run `make twin-tuned` "
+        "(about half an hour on two cores)."
+    )
+    best = fair_fight.tuned_results["best"]
+    assert records["settings"] == {d: best[n] for d, n in own_twin.NAMES.items()}
+    assert set(own_twin.NAMES) == set(DESIGNS) | {"1L", "2L"}
+    assert records["seeds"] == (twin.SEEDS.start, twin.SEEDS.stop)
+    for design in DESIGNS:
+        assert list(records["correct"][design]) == list(twin.SEEDS)
+        for seeds in records["broken"][design].values():
+            assert set(seeds) <= set(twin.SEEDS)
+    steps = json.loads(own_twin.STEPS_FILE.read_text(encoding="utf-8"))
+    assert steps["code"] == records["code"]
+    assert set(steps["runs"]) == {
+        f"{d}/{s}" for d in own_twin.NAMES for s in own_twin.STEP_SEEDS
+    }
+
+
+def test_the_own_best_twin_trains_as_the_pages_twins_do():
+    """make twin-tuned's training, at the page's learning rate, is the PyTorch
+    twin's on this page (bit for bit, over a short schedule), and depth's."""
+    steps = 40
+    mine = own_twin.train(own_twin.model_of("2x2", 3), 3, train.LR, steps)
+    theirs = pytorch.fresh_train_pytorch(2, 2, 3, steps=steps)
+    assert mine[1] == theirs[1]
+    assert all(torch.equal(mine[0][n], w) for n, w in theirs[0].items())
+    mine = own_twin.train(own_twin.model_of("2L", 3), 3, train.LR, steps)
+    theirs = depth.train_pytorch(2, 3, steps=steps)
+    assert mine[1] == theirs[1]
+
+
 # -- how-many-heads' cells: k lookups against h heads, and `make twin-lookups` -------
 
 
@@ -546,7 +588,10 @@ def seed_numbers() -> dict:
         "intro": f"in {two['meets']} and {one['meets']} of the {n}",
         "a row in six": f"puts about {1 / 6:.2f} on the largest",
         "the seeds after the first": f"the {n - 1} after it",
-        "the twin's seeds": [f"seeds {start} to {stop - 1}"] * 2,
+        "the twin's seeds": [
+            f"these are seeds {start} to {stop - 1}, and",
+            f"trains seeds {start} to {stop - 1} in PyTorch",
+        ],
         "two heads meet": f"meet every claim in {two['meets']} of the {n} seeds",
         "the failing seed": f"In seed {failing} they break",
         "its previous-value accuracy": f"in only {previous:.2f} of the outputs",
@@ -830,6 +875,90 @@ def cell_numbers() -> dict:
     }
 
 
+def own_best_numbers() -> dict:
+    """ "Each design at its own best, in PyTorch": the rates at each design's own
+    best against the training page's settings and width-and-depth's tuned runs;
+    how often a one-ulp nudge changes PyTorch's own outcome; the runs whose own
+    spread passes DETERMINED."""
+    from tools.spread_rule import DETERMINED, OWN_BEST_FLOOR
+
+    line = claims.TWO_HEADS_MIN_ACCURACY
+
+    def rates(records: dict, design: str) -> tuple[int, int]:
+        """(meets every claim, accurate on both lookups) over the seeds."""
+        correct = records["correct"][design]
+        failing = set().union(*records["broken"][design].values())
+        total = records["total"]
+        return len(correct) - len(failing), sum(min(c) / total >= line
+                                                for c in correct.values())  # fmt: skip
+
+    own, page = own_best.tuned_results, results.twin_results
+    mine = {d: rates(own, d) for d in DESIGNS}
+    shared = {d: rates(page, d) for d in DESIGNS}
+    fair = fair_fight.tuned_results["designs"]
+    there = {}  # width-and-depth's fresh seeds, each at its own best: both lookups
+    for design in DESIGNS:
+        runs = fair[own_twin.NAMES[design]]
+        pairs = zip(runs["previous"], runs["largest key"], strict=True)
+        there[design] = sum(min(pair) >= line for pair in pairs)
+    two_missing = own["broken"]["2x2"]["not accurate on both lookups"]
+    assert own["broken"]["1x4"] == {"error not clearly larger": two_missing}
+    assert own["broken"]["4x1"]["no separate head for each lookup"] == list(range(100))
+    verdicts = sum(  # runs whose verdict a one-ulp nudge changes
+        sorted(c for c, seeds in own["broken"][d].items() if s in seeds)
+        != sorted(c for c, seeds in own["nudged broken"][d].items() if s in seeds)
+        for d in DESIGNS
+        for s in own["correct"][d]
+    )
+    moved = []  # how far a one-ulp nudge moves each run's held-out counts
+    for design in DESIGNS:
+        for seed, correct in own["correct"][design].items():
+            again = own["nudged correct"][design][seed]
+            moved.append(max(abs(a - b) for a, b in zip(correct, again, strict=True)))
+    steps = json.loads(own_twin.STEPS_FILE.read_text(encoding="utf-8"))["runs"]
+    undetermined = [k for k, e in steps.items() if pytorch_spread(e) > DETERMINED]
+    n_runs = len(DESIGNS) * len(own["correct"]["2x2"])
+    from experiments.fair_fight import RATES
+
+    assert verdicts == 0  # "all 300 runs"
+    two_rate, _ = own["settings"]["2x2"]
+    assert two_rate == max(RATES)  # "the highest make tune tried"
+    (steps_each,) = {steps for _, steps in own["settings"].values()}
+    return {
+        "own best, the rate": f"Their rate, {two_rate}, is the highest",
+        "own best, the steps": f"over {steps_each} steps that alone",
+        "own best, two heads": (
+            f"both lookups in {mine['2x2'][1]} of the 100 seeds and meet every claim "
+            f"in {mine['2x2'][0]}, against {shared['2x2'][1]} and {shared['2x2'][0]}"
+        ),
+        "own best, there": f"on its own fresh seeds ({there['2x2']} of 100",
+        "own best, one head": (
+            f"meets every claim in only {mine['1x4'][0]}; accurate on both lookups "
+            f"it is in {mine['1x4'][1]}"
+        ),
+        "own best, the failing two": f"In the {len(two_missing)} seeds",
+        "own best, the seeds": f"the same seeds {own['seeds'][0]} to "
+        f"{own['seeds'][1] - 1} of the three",
+        "own best, four heads": (
+            f"on both in {mine['4x1'][1]}, against {shared['4x1'][1]} at the "
+            f"training page's settings ({there['4x1']} of 100"
+        ),
+        "own best, nudged": (
+            f"changes in {verdicts}\nof the {n_runs} runs, and its held-out counts "
+            f"move by more than one in {sum(m > 1 for m in moved)}, in the worst by\n"
+            f"{max(moved)} of {own['total']}"
+        ),
+        "own best, all agree": f"agrees with it (all {n_runs - verdicts} runs here)",
+        "own best, undetermined": (
+            f"passes $10^{{{math.log10(DETERMINED):.0f}}}$ in\n{len(undetermined)} of "
+            f"the {len(steps)} runs"
+        ),
+        "own best, the floor": (
+            f"floor here is $10^{{{math.log10(OWN_BEST_FLOOR):.0f}}}$"
+        ),
+    }
+
+
 def test_prose_numbers():
     from tests.pages import check_prose_numbers
 
@@ -840,6 +969,7 @@ def test_prose_numbers():
         | depth_numbers()
         | checked_numbers()
         | loop_numbers()
-        | cell_numbers(),
+        | cell_numbers()
+        | own_best_numbers(),
         definitions=set(definitions.split()),
     )

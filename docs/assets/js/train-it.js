@@ -17,7 +17,12 @@ setTimeout(() => {
   const root = document.getElementById("train-it");
   const source = document.getElementById("train-it-data");
   if (!root || !source) return;
-  const config = JSON.parse(source.textContent);
+  const base = JSON.parse(source.textContent);
+  // The settings a run trains at: the training page's (base), or each design's own
+  // best (base.tuned: the learning rate make tune chose for each, and its steps).
+  // config is the settings of the run shown, or being trained.
+  const settingsFor = (tuned) => (tuned ? { ...base, steps: base.tuned.steps, own: base.tuned.own } : base);
+  let config = base;
   const part = (name) => root.querySelector(`[data-part="${name}"]`);
   const SVG = "http://www.w3.org/2000/svg";
   const form = root.querySelector("form");
@@ -118,12 +123,12 @@ setTimeout(() => {
       };
     }
 
-    ask(message, onFrame = () => {}) {
+    ask(message, onFrame = () => {}, settings = config) {
       asked += 1;
       const id = asked;
       return new Promise((resolve, reject) => {
         this.pending.set(id, { resolve, reject, onFrame });
-        this.worker.postMessage({ ...message, id, config });
+        this.worker.postMessage({ ...message, id, config: settings });
       });
     }
 
@@ -153,7 +158,25 @@ setTimeout(() => {
   const seedError = root.querySelector("#train-it-seed-error");
   // a box's design: a cell's heads take the number of lookups from the select
   const designOf = (value) => (value.startsWith("h") ? `k${f.lookups.value}${value}` : value);
-  const chosenDesigns = () => [...f.design].filter((box) => box.checked).map((box) => designOf(box.value));
+  const chosenDesigns = () =>
+    [...f.design].filter((box) => box.checked && !box.matches(":disabled")).map((box) => designOf(box.value));
+
+  // Each design's own best settings, or the training page's. How-many-heads' cells
+  // were tuned for the page's 800 steps (their rate only): at the own-best settings
+  // their boxes are set aside.
+  const tunedChosen = () => f.settings.value === "tuned";
+  const cellsBox = root.querySelector(".heads-trainer__designs-choice--lookups");
+  const ownBest = Object.entries(base.tuned.own).map(([d, lr]) => `${lr} for ${nameOf(d)}`);
+  part("settings-note").textContent =
+    "Each design's own best, chosen by make tune on seeds that no page reports: a learning rate of " +
+    `${ownBest.slice(0, -1).join(", ")} and ${ownBest.at(-1)}, and ${base.tuned.steps} steps. ` +
+    `The training page's: a learning rate of ${base.lr} and ${base.steps} steps. How-many-heads' ` +
+    "cells were tuned at the page's steps, so they train at its settings only.";
+  function showSettings() {
+    cellsBox.disabled = tunedChosen();
+  }
+  for (const radio of f.settings) radio.addEventListener("change", showSettings);
+  showSettings(); // a browser may restore the form's choice on reload
 
   // Any whole number, as Python's random.seed takes it (a BigInt: no size limit).
   function readSeed() {
@@ -194,10 +217,7 @@ setTimeout(() => {
     svg("line", { x1: PAD.left, x2: WIDE - PAD.right, y1: y, y2: y, class: "grid" }, axes);
     svg("text", { x: PAD.left - 6, y, class: "tick tick--y" }, axes).textContent = String(10 ** e);
   }
-  for (let step = 0; step <= config.steps; step += config.steps / 4) {
-    const tick = svg("text", { x: xOf(step), y: HIGH - PAD.bottom + 22, class: "tick" }, axes);
-    tick.textContent = String(step);
-  }
+  const stepTicks = svg("g", {}, axes);
   svg("text", { x: (PAD.left + WIDE - PAD.right) / 2, y: HIGH - 6, class: "label" }, axes).textContent =
     "step";
   const marker = svg(
@@ -422,8 +442,17 @@ setTimeout(() => {
   let current = null; // the run shown: designs, seed, frames, losses, results
   const stepInput = root.querySelector("#train-it-step");
   const stepValue = part("step-value");
-  part("steps").textContent = String(config.steps);
-  stepInput.max = String(config.steps);
+  // the step axis, the slider and its label, for config's steps
+  function drawSteps() {
+    stepTicks.textContent = "";
+    for (let step = 0; step <= config.steps; step += config.steps / 4) {
+      const tick = svg("text", { x: xOf(step), y: HIGH - PAD.bottom + 22, class: "tick" }, stepTicks);
+      tick.textContent = String(step);
+    }
+    part("steps").textContent = String(config.steps);
+    stepInput.max = String(config.steps);
+  }
+  drawSteps();
   stepInput.step = String(config.every);
   const link = part("link");
 
@@ -440,12 +469,13 @@ setTimeout(() => {
     stepInput.setAttribute("aria-valuetext", `step ${step} of ${config.steps}`);
   }
 
-  function hashOf(run, step) {
-    return `#designs=${run.designs.join(",")}&seed=${run.seed}&step=${step}`;
-  }
+  const hashOf = (designs, seed, step, tuned) =>
+    `#designs=${designs.join(",")}&seed=${seed}&step=${step}${tuned ? "&settings=tuned" : ""}`;
 
-  async function trainRun(designs, seed, showStep = config.steps) {
+  async function trainRun(designs, seed, tuned, showStep = null) {
     const me = stopAll();
+    config = settingsFor(tuned);
+    drawSteps();
     setBusy(true);
     part("seeds").hidden = root.dataset.seedsShown !== "true";
     part("run").hidden = false;
@@ -458,6 +488,7 @@ setTimeout(() => {
     current = {
       designs,
       seed: String(seed),
+      tuned,
       results: null,
       step: 0,
       frames: Object.fromEntries(designs.map((d) => [d, []])),
@@ -470,6 +501,7 @@ setTimeout(() => {
     const animate = !reducedMotion.matches;
     status.textContent =
       `Training ${designs.map(nameOf).join(" and ")}, seed ${seed}` +
+      (tuned ? ", each at its own best settings" : "") +
       (animate ? "\u2026" : ": drawn when done, as your system asks for less motion\u2026");
     let pending = false; // a frame waiting to be drawn
     let drawn = 0; // when the last was (performance.now())
@@ -518,7 +550,7 @@ setTimeout(() => {
       run.seconds = (performance.now() - started) / 1000;
       run.results = Object.fromEntries(runs.map((r, i) => [r.design, { ...r, broken: broken[i] }]));
       run.losses = Object.fromEntries(runs.map((r) => [r.design, r.losses]));
-      finish(run, showStep);
+      finish(run, showStep ?? config.steps);
     } catch (error) {
       if (error instanceof Stopped || me !== task) return;
       status.textContent = `The trainer stopped with an error: ${error.message}`;
@@ -617,7 +649,7 @@ setTimeout(() => {
   }
 
   function updateLink(step) {
-    const hash = hashOf(current, step);
+    const hash = hashOf(current.designs, current.seed, step, current.tuned);
     link.href = hash;
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
@@ -679,12 +711,15 @@ setTimeout(() => {
   // page's claims, or the cells of how-many-heads chosen (`cells`), judged by
   // whether they are accurate on every lookup, beside PyTorch's count where
   // make twin-lookups trained the same seeds.
-  async function trainSeeds(start, cells = []) {
+  // The designs of one layer (at the training page's settings, or each at its own
+  // best), or the cells ticked: as many seeds from `start` as make twin trained.
+  async function trainSeeds(start, cells = [], tuned = false) {
     const me = stopAll();
     setBusy(true);
     root.dataset.seedsShown = "true";
     seedsBox.hidden = false;
     const designs = cells.length ? cells : ONE_LAYER;
+    const settings = settingsFor(tuned && !cells.length); // for these seeds, not the run shown
     const count = config.seeds[1] - config.seeds[0];
     const seeds = Array.from({ length: count }, (_, i) => start + BigInt(i));
     part("seeds-title").textContent = `Seeds ${seeds[0]} to ${seeds[count - 1]}`;
@@ -742,7 +777,7 @@ setTimeout(() => {
           .sort((a, b) => (a < b ? -1 : 1));
         rows[d].failing.replaceChildren(
           ...failing.flatMap((s, i) => {
-            const href = `#designs=${designs.join(",")}&seed=${s}&step=${config.steps}`;
+            const href = hashOf(designs, s, settings.steps, settings !== base);
             const a = html("a", { href }, null, String(s));
             a.title = `seed ${s}: ${why(d, records.get(s))}`;
             return i ? [", ", a] : [a];
@@ -752,7 +787,9 @@ setTimeout(() => {
       }
     };
     show();
-    const what = cells.length ? designs.map(nameOf).join(" and ") : "the designs of one layer";
+    const what = cells.length
+      ? designs.map(nameOf).join(" and ")
+      : `the designs of one layer${settings === base ? "" : ", each at its own best settings"}`;
     status.textContent = `Training seeds ${seeds[0]} to ${seeds[count - 1]}, ${what}\u2026`;
     const started = performance.now();
     const queue = [...seeds];
@@ -763,14 +800,12 @@ setTimeout(() => {
         workers.map(async (worker) => {
           while (queue.length && me === task) {
             const seed = queue.shift();
-            const { runs } = await worker.ask({
-              kind: "train",
-              designs,
-              seed: String(seed),
-              every: 0,
-              lean: true,
-            });
-            const { broken } = await worker.ask({ kind: "verdicts", runs });
+            const { runs } = await worker.ask(
+              { kind: "train", designs, seed: String(seed), every: 0, lean: true },
+              undefined,
+              settings,
+            );
+            const { broken } = await worker.ask({ kind: "verdicts", runs }, undefined, settings);
             if (me !== task) return;
             const record = runs.map((r, i) => [r.design, { after: r.after, broken: broken[i] }]);
             records.set(seed, Object.fromEntries(record));
@@ -798,8 +833,12 @@ setTimeout(() => {
   function fromHash() {
     const params = new URLSearchParams(location.hash.slice(1));
     if (!params.has("seed")) return false;
-    const designs = (params.get("designs") || "").split(",").filter(isDesign);
+    const tuned = params.get("settings") === "tuned"; // the cells have no own best
+    const wanted = (d) => isDesign(d) && !(tuned && cellOf(d));
+    const designs = (params.get("designs") || "").split(",").filter(wanted);
     if (!designs.length) return false;
+    f.settings.value = tuned ? "tuned" : "page";
+    showSettings();
     // the form shows what the link holds: a cell's number of lookups in the select
     const cell = designs.map(cellOf).find(Boolean);
     if (cell) f.lookups.value = String(cell[0]);
@@ -807,8 +846,8 @@ setTimeout(() => {
     f.seed.value = params.get("seed");
     const seed = readSeed();
     if (seed === null) return false;
-    const step = Number(params.get("step") ?? config.steps);
-    trainRun(designs, seed, Number.isFinite(step) ? step : config.steps);
+    const step = Number(params.get("step") ?? Number.NaN);
+    trainRun(designs, seed, tuned, Number.isFinite(step) ? step : null);
     return true;
   }
 
@@ -821,11 +860,11 @@ setTimeout(() => {
       status.textContent = "Choose at least one design to train.";
       return;
     }
-    trainRun(designs, seed);
+    trainRun(designs, seed, tunedChosen());
   });
   root.querySelector("[data-action='seeds']").addEventListener("click", () => {
     const seed = readSeed();
-    if (seed !== null) trainSeeds(seed, chosenDesigns().filter(cellOf));
+    if (seed !== null) trainSeeds(seed, chosenDesigns().filter(cellOf), tunedChosen());
   });
   stopButton.addEventListener("click", () => {
     stopAll();

@@ -954,12 +954,16 @@
 
     // A design of the page: a number of heads in one layer (config.designs), a
     // number of layers of one head each (config.layers), or how-many-heads' cell of
-    // k lookups and h heads ("k3h2": lookupsCell).
+    // k lookups and h heads ("k3h2": lookupsCell). At its own learning rate where
+    // config.own has one (each design's best, with config.steps its best steps).
     function start(config, design, seed) {
       const cell = lookupsCell(design);
       if (cell) return lookupsRun(config, cell[0], cell[1], seed);
-      if (config.layers[design]) return depthRun(config, config.layers[design], seed);
-      return run(config, config.designs[design][0], seed);
+      const r = config.layers[design]
+        ? depthRun(config, config.layers[design], seed)
+        : run(config, config.designs[design][0], seed);
+      if (config.own?.[design] !== undefined) r.lr = config.own[design];
+      return r;
     }
     const judge = (config, r, W, removed = null) =>
       r.layers
