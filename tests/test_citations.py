@@ -19,7 +19,7 @@ from tests.pages import DOCS, nav_pages, prose_lines
 # no one is not listed; tests/test_index.py checks each is a page.)
 CITATIONS = {
     "how-many-heads.md": {
-        "Vaswani": ["Table 3"],
+        "Vaswani": ["Table 3", "section 3.2.2"],
         "Young": ["pages 211 to 218", "pages 211 to 218"],  # Eckart and Young
         "Jaggi": ["section 3"],  # Cordonnier, Loukas and Jaggi
     },

@@ -924,7 +924,16 @@ def own_best_numbers() -> dict:
     two_rate, _ = own["settings"]["2x2"]
     assert two_rate == max(RATES)  # "the highest make tune tried"
     (steps_each,) = {steps for _, steps in own["settings"].values()}
+    names = {"1L": "1 layer of 1 head", "2L": "2 layers of 1 head each"}
+    for design, (heads, d_head) in DESIGNS.items():
+        names[design] = f"{heads} head{'s' * (heads > 1)} of width {d_head}"
+    listed = [f"{lr} for {names[d]}" for d, (lr, _) in own["settings"].items()]
     return {
+        "own best, the note": (
+            f"a learning rate of {', '.join(listed[:-1])} and {listed[-1]}, and "
+            f"{steps_each} steps. The training page's: a learning rate of "
+            f"{train.LR} and {train.STEPS} steps."
+        ),
         "own best, the rate": f"Their rate, {two_rate}, is the highest",
         "own best, the steps": f"over {steps_each} steps that alone",
         "own best, two heads": (

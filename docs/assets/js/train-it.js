@@ -166,12 +166,6 @@ setTimeout(() => {
   // their boxes are set aside.
   const tunedChosen = () => f.settings.value === "tuned";
   const cellsBox = root.querySelector(".heads-trainer__designs-choice--lookups");
-  const ownBest = Object.entries(base.tuned.own).map(([d, lr]) => `${lr} for ${nameOf(d)}`);
-  part("settings-note").textContent =
-    "Each design's own best, chosen by make tune on seeds that no page reports: a learning rate of " +
-    `${ownBest.slice(0, -1).join(", ")} and ${ownBest.at(-1)}, and ${base.tuned.steps} steps. ` +
-    `The training page's: a learning rate of ${base.lr} and ${base.steps} steps. How-many-heads' ` +
-    "cells were tuned at the page's steps, so they train at its settings only.";
   function showSettings() {
     cellsBox.disabled = tunedChosen();
   }
