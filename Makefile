@@ -205,7 +205,7 @@ twin-depth: $(STAMP)  ## PyTorch's float64 runs of one and two layers, the live 
 # Writes snippets/train_it/tuned_results.py and tests/data/train_it_tuned_steps.json:
 # the live trainer's five designs of width 4 at their own best settings (make tune's),
 # then the output blocks of the page that prints from them.
-twin-tuned: $(STAMP)  ## the live trainer's designs at their own best settings in PyTorch, float64 (about 35 minutes on 2 cores)
+twin-tuned: $(STAMP)  ## the live trainer's designs at their own best settings in PyTorch, float64 (about 50 minutes on 2 cores)
 	$(BIN)/python -m experiments.train_it_tuned
 	$(BIN)/python -m pytest docs/train-it.md --update-outputs -q -p no:cacheprovider
 

@@ -13,7 +13,9 @@ designs, experiments/train_it_depth.py), and writes:
 - snippets/train_it/tuned_results.py: each design's settings, and for the seeds
   of "Train 100 seeds" and the three designs of one layer, what the training
   page's claims find (as snippets/train_it/twin_results.py does at the page's own
-  settings): the browser suite checks that the button shows the same;
+  settings), and the same for each run trained from a start one ulp up
+  (`measure_nudged`): the browser suite checks that the button shows the same,
+  within PyTorch's own spread;
 - tests/data/train_it_tuned_steps.json: for the seeds of STEP_SEEDS and every
   design, the loss at every step, the final weights and PyTorch's own spread (its
   run with every initial weight one ulp up), in the layout of
@@ -22,7 +24,8 @@ designs, experiments/train_it_depth.py), and writes:
 
 Keyed on the code (`code_key`: torch's version, the snippets, the settings, this
 file's training code); tests/test_train_it.py fails while the key is stale.
-About fifteen minutes on two cores.
+About 50 minutes on two cores (47 on a 2-core AMD EPYC: 27 for the runs, 20 for
+the runs from one ulp up).
 """
 
 from __future__ import annotations
