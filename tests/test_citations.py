@@ -69,6 +69,11 @@ CITATIONS = {
         "Shazeer": ["abstract", "abstract"],
         "Ainslie": ["abstract", "§2.1 and §2.2"],
     },
+    "train-it.md": {
+        "Nishimura": ["pages 3 to 30"],  # Matsumoto and Nishimura: the Mersenne Twister
+        "Kingma": ["Algorithm 1"],  # Adam
+        "Hutter": ["section 3"],  # Loshchilov and Hutter: the cosine schedule
+    },
     "training.md": {
         "Radford": [("section 4.1", "section 2.3")],  # GPT, then GPT-2
         "Kingma": ["Algorithm 1"],  # Adam

@@ -12,6 +12,7 @@ import pytest
 from snippets.how_many_heads.ex02_designs import HEADS, WIDTH
 from snippets.how_many_heads.staircase_results import staircase_results
 from snippets.random_heads.ex05_measure import pairs
+from snippets.training.ex05_train import STEPS
 from snippets.training.ex13_claims import TWO_HEADS_MIN_ACCURACY
 from snippets.training.seed_results import seed_results
 from tests.pages import check_listed, check_prose_numbers, pages
@@ -224,15 +225,17 @@ def test_prose_numbers():
     assert all(f == n for f, n in spare)  # spare heads: "enough"
     found_few = [(k, h) for k, h in cells if h < k and staircase_found(cells, k, h)[0]]
     assert len(found_few) == 1  # "all in one cell"
+    exception = staircase_found(cells, 4, 3)
+    assert found_few == [(4, 3)]  # "the one cell where two lookups can share a head"
+    assert sum(f for f, _ in fewer) == exception[0]  # "in no seed but"
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
-        f"{min(n for _, n in diagonal)} seeds, and with fewer "
-        f"heads in {sum(f for f, _ in fewer)} of {sum(n for _, n in fewer)}, all in"
+        f"{min(n for _, n in diagonal)} seeds; with fewer heads, in no seed but "
+        "{} of {} in the one cell".format(*exception)
     )
-    exception = staircase_found(cells, 4, 3)
     narrowest = min(WIDTH // h for h in HEADS)
     computed["the staircase's scope"] = (
-        f"(width {WIDTH}, heads at least\n{narrowest} wide)"
+        f"(width {WIDTH}, heads at least\n{narrowest} wide, {STEPS} training steps)"
     )
     computed["staircase's exception"] = "but for {} of {} with four".format(*exception)
     # the numbers in the pages' titles, which the index links by title (each

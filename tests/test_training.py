@@ -149,6 +149,18 @@ def test_one_head_answers_close_to_0_for_the_output_it_misses(outcomes):
         assert guess.abs().mean() < 0.2 < y[..., missed].abs().mean() / 2
 
 
+def test_always_answering_0_scores_what_the_missed_lookup_scores(outcomes):
+    """ "Always answering 0 is accurate about 0.1 of the time, as the missed
+    lookup is; ... about 0.17 over the two outputs ..., near the test MSE of the
+    single head": a uniform value on (-1, 1) lies within tol of 0 with
+    probability tol (one time in ten), and has variance 1/3."""
+    tol = signature(accuracy).parameters["tol"].default
+    assert tol == 0.1  # "one time in ten"
+    for o in outcomes.values():
+        assert abs(o.one.test_accuracy.min().item() - tol) < 0.03
+        assert abs(o.one.test_mse - 1 / 6) < 0.01
+
+
 def test_the_one_wide_head_learns_either_lookup(outcomes):
     learned = {o.one.test_accuracy.argmax().item() for o in outcomes.values()}
     assert learned == {0, 1}  # among the page's seeds, each lookup at least once
@@ -315,7 +327,10 @@ def test_prose_numbers(untrained):
     check_prose_numbers(
         "training.md",
         computed={
-            "tolerance": f"within {tolerance} of",
+            "tolerance": f"within {tolerance} of its target",
+            "always 0": f"is within\n{tolerance} of 0 one time in ten, so always "
+                        f"answering 0 is accurate about {tolerance} of the time",
+            "always 0, its error": f"about {1 / 6:.2f} over the two outputs",
             "the line": f"at least {claims.TWO_HEADS_MIN_ACCURACY} of",
             "two perfect heads' divergence": f"about {perfect_heads_divergence():.2f}.",
             "smallest spread": f"{min(spreads):.2f}",

@@ -62,13 +62,21 @@ with torch.no_grad():
     out, rows = run.after(inputs)  # rows: (n, 3, T, T)
     rows_blind = run.after(blind)[1]  # rows computed without the values
     out_blind = rows_held(run.after, inputs, rows_blind)  # values as they are
+    d_head = run.after.d_head
+    place = run.after.W_value.weight[:d_head, 2:]  # head 1's (d_head, T)
+    kept = place.clone()
+    place[:] = place.mean(dim=1, keepdim=True)  # one place number for every t
+    out_place = run.after(inputs)[0]  # head 1's values carry no place
+    place[:] = kept
 
-print(f"seed {seed} alone: accuracy with rows as trained, then with rows",
-      "computed without the values")  # fmt: skip
+print(f"seed {seed} alone: accuracy with rows as trained; with rows",
+      "computed without the values;\nwith head 1's place numbers set to",
+      "their mean")  # fmt: skip
 trained, without = accuracy(out, targets), accuracy(out_blind, targets)
-for f, a, b in zip(LOOKUPS, trained, without, strict=True):
+for f, a, b, c in zip(LOOKUPS, trained, without, accuracy(out_place, targets),
+                      strict=True):  # fmt: skip
     print(f"  {f.__name__:16} {a:.1f} (at least {ACCURATE}: {a >= ACCURATE})",
-          f"  {b:.1f}")  # fmt: skip
+          f"  {b:.1f}  {c:.1f}")  # fmt: skip
 print("each head's mean weight on each lookup's source, in that order:")
 for head in range(3):
     on = [rows[:, head].gather(-1, s[..., None]).mean() for s in sources]
