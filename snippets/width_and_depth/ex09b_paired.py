@@ -62,6 +62,6 @@ for first, second in comparisons:
     print(f"{left:27} {right:27} {lower_a:11d} {lower_b:13d}  {p:.1g}")
 tests = 2 * len(comparisons)
 firm = LEVEL / tests  # Bonferroni's correction: every test at once
-print(f"{tests} tests: a p below {LEVEL} / {tests} = {firm:.4f} keeps the",
-      f"chance of any false alarm among them below {LEVEL}")  # fmt: skip
+print(f"{tests} tests: p below {LEVEL} / {tests} = {firm:.4f} keeps the",
+      f"chance of any false alarm below {LEVEL}")  # fmt: skip
 # --8<-- [end:page]
