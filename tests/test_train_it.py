@@ -35,7 +35,6 @@ staircase = lazy("snippets.how_many_heads.ex02_designs")
 nudge_spread = lazy("experiments.nudge_spread")
 depth = lazy("experiments.train_it_depth")
 own_best = on_page(PAGE, "snippets.train_it.tuned_results")
-own_best_run = on_page(PAGE, "snippets.train_it.ex10_own_best")
 own_twin = lazy("experiments.train_it_tuned")
 fair_fight = lazy("snippets.width_and_depth.tuned_results")  # make tune's
 # the training page's thresholds and failures(): its module reads that page's saved
