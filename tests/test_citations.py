@@ -70,7 +70,7 @@ CITATIONS = {
         "Ainslie": ["abstract", "§2.1 and §2.2"],
     },
     "train-it.md": {
-        "Nishimura": ["pages 3 to 30"],  # Matsumoto and Nishimura: the Mersenne Twister
+        "Nishimura": ["section 2"],  # Matsumoto and Nishimura: the Mersenne Twister
         "Kingma": ["Algorithm 1"],  # Adam
         "Hutter": ["section 3"],  # Loshchilov and Hutter: the cosine schedule
     },

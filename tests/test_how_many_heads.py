@@ -534,6 +534,8 @@ def test_prose_numbers():
     cell_43 = interval(found_43, n_43)  # as counts of n_43
     live = live_found(4, 3)
     n_test = len(exception.inputs)
+    ordered = exception.sources.sort(dim=0).values  # (4, n, T)
+    four_apart = (ordered[1:] != ordered[:-1]).all(dim=0).float().mean().item()
     assert len(fewer) == 6 and sum(f == 0 for f, _ in fewer) == 5  # "none of five"
     assert [(k, h) for k, h in CELLS if h < k and grid.found(k, h)[0]] == [(4, 3)]
     assert min(designs.WIDTH // h for h in designs.HEADS) == 3  # "at least 3 wide"
@@ -578,8 +580,9 @@ def test_prose_numbers():
                 f"{sum(i not in one_32 for i in near_32)} of the second"
             ),
             "the retrain's bar": f"about {retrain_bar:.2f} on an accuracy",
-            "the one cell": f"The sixth is four lookups with three heads, where two "
-                            f"of the lookups can share a head (below): there "
+            "the one cell": f"The sixth is four lookups with three heads, where one "
+                            f"head can carry two of the lookups and leave a head for "
+                            f"each of the other two (below): there "
                             f"{found_43} of its {n_43} seeds learned all four, a 95% "
                             f"interval of {cell_43[0]} to {cell_43[1]} of {n_43}",
             "the one cell again": f"only in those {found_43} seeds of four lookups "
@@ -619,6 +622,8 @@ def test_prose_numbers():
             "exceptions": "reached {:.2f} (seed {}) and {:.2f} (seed {})".format(
                 *by_seed[0], *by_seed[1]),
             "blind": f"fall to {blind[0]:.1f},",
+            "all four apart": f"differ, at {bound.shares[4]:.0%} of positions "
+                              f"(about {four_apart:.0%} on the",
         },
         # The task's 6 positions and width 12, its heads' widths; training's 800
         # steps and batches of 256; the rates tried; the seeds per cell (100 and

@@ -231,7 +231,9 @@ def test_prose_numbers():
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
         f"{min(n for _, n in diagonal)} seeds; with fewer heads, in no seed but "
-        "{} of {} in the one cell".format(*exception)
+        "{} of {} in the one cell where one head can carry two lookups".format(
+            *exception
+        )
     )
     narrowest = min(WIDTH // h for h in HEADS)
     computed["the staircase's scope"] = (
