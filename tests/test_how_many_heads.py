@@ -538,6 +538,8 @@ def test_prose_numbers():
     four_apart = (ordered[1:] != ordered[:-1]).all(dim=0).float().mean().item()
     assert len(fewer) == 6 and sum(f == 0 for f, _ in fewer) == 5  # "none of five"
     assert [(k, h) for k, h in CELLS if h < k and grid.found(k, h)[0]] == [(4, 3)]
+    assert CELLS[4, 3]["lr"] == 0.3  # "trained at that rate too"
+    assert CELLS[4, 4]["tuning"][0.3][0] < grid.ACCURATE  # "even four heads failed"
     assert min(designs.WIDTH // h for h in designs.HEADS) == 3  # "at least 3 wide"
     z = 1.96  # Wilson's lower bound for 50 of 50, unrounded: the failure rate's top
     spread = z * z / 50
@@ -586,8 +588,11 @@ def test_prose_numbers():
                             f"{found_43} of its {n_43} seeds learned all four, a 95% "
                             f"interval of {cell_43[0]} to {cell_43[1]} of {n_43}",
             "the one cell again": f"only in those {found_43} seeds of four lookups "
-                                  f"and three heads, a cell whose own rate could be "
-                                  f"as high as {cell_43[1]} in {n_43}",
+                                  f"and three heads, a cell whose true success rate "
+                                  f"could be as high as {cell_43[1]} in {n_43} (its "
+                                  "95% interval)",
+            "four heads at 0.3": "(a median worst lookup of "
+                                 f"{CELLS[4, 4]['tuning'][0.3][0]:.2f} at 0.3)",
             "the live trainer's exception": (
                 f"in {live[0]} of {live[1]}\n([Explorer"
             ),
