@@ -24,10 +24,10 @@ STRICT = 1e-9  # ... or this, where larger: a loss (relative), or a weight
 # to 1e-8 in one of ten seeds of four heads of width 1). That floor is a hundred
 # times STRICT and has less power against a small error in a gradient: the planted
 # errors are tried at the page's settings, on the same code. And where PyTorch's
-# own spread passes DETERMINED (11 of the 50 step records, from a step between 103
-# and 714 of 1600), a one-ulp change of the start has moved PyTorch's own loss in
-# its sixth digit, and the spread doubles every few steps. Without this cut-off,
-# Chromium's runs fail in two of the 11 (measured twice, in two sessions): two
+# own spread passes DETERMINED (in which runs, and from which step, the train-it
+# page says and its test computes), a one-ulp change of the start has moved
+# PyTorch's own loss in its sixth digit, and the spread doubles every few steps.
+# Without this cut-off, Chromium fails two of those runs (measured twice): two
 # layers, seed 5, strays past ten times that spread from step 121, and 2 x 2, seed
 # 3, ends 5 counts of 24576 from PyTorch's where the nudge moved none; Node's
 # trainer.js (another V8) passes both. The steps after, the final weights and the
