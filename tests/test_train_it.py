@@ -615,14 +615,20 @@ def depth_numbers() -> dict:
     """ "One head per layer": what PyTorch's runs of the depth designs come to."""
     from experiments.fresh_seeds import SEEDS as FRESH
     from snippets.training.ex03_model import Attention, count_parameters
+    from snippets.training.ex14a_interval import interval
     from snippets.width_and_depth import ex07_depth_rates
     from snippets.width_and_depth.ex04_one_head_per_layer import (
         D_STREAM,
         OneHeadPerLayer,
     )
+    from snippets.width_and_depth.ex09b_paired import passes, settings
 
     outcomes = depth_outcomes()
     least = claims.TWO_HEADS_MIN_ACCURACY  # accurate: 0.85 on a lookup
+    there_both, there_own = (
+        sum(passes(settings[at]["2 layers"])) for at in ("shared", "own best")
+    )
+    low, high = interval(there_both, len(FRESH))
     both = {
         d: sum(min(r["accuracy"]) >= least for r in runs)
         for d, runs in outcomes.items()
@@ -662,6 +668,11 @@ def depth_numbers() -> dict:
             f"{len(FRESH)} fresh seeds"
         ),
         "composed": f"{['None'][composed]} of these {len(most)} does it",
+        "ten seeds are few": (
+            f"over\nits {len(FRESH)} fresh seeds at these settings, width-and-depth "
+            f"finds two layers accurate on\nboth lookups in {there_both} (95% interval "
+            f"{low} to {high}), and in {there_own} at their own best"
+        ),
         "layer 1 zeroed": (
             f"in\n{broken_by['zero']} of them; setting it to its mean, in "
             f"{broken_by['mean']}."
@@ -681,7 +692,8 @@ def checked_numbers() -> dict:
 
     spread = {key: pytorch_spread(e) for key, e in records(twin)["runs"].items()}
     ill = [key for key, s in spread.items() if s > STRICT]
-    assert all(key.startswith("4x1/") for key in ill)
+    loose = [key for key, s in spread.items() if MULTIPLE * s > STRICT]  # the rule
+    assert all(key.startswith("4x1/") for key in loose)  # "no seed of the other two"
     n_four = len(twin.STEP_SEEDS["4x1"])
     runs = records(depth)["runs"]
     first = {  # the step where PyTorch's own spread first passes 1e-9, if it does
@@ -692,6 +704,9 @@ def checked_numbers() -> dict:
     assert None not in two_ill  # "in all 10"
     one_layer = depth.STEP_SEEDS["1 layer"]
     one_ill = [s for s in one_layer if first[f"1 layer/{s}"]]
+    one_loose = [
+        s for s in one_layer if MULTIPLE * pytorch_spread(runs[f"1 layer/{s}"]) > STRICT
+    ]
     seed_0 = pytorch_spread(runs["2 layers/0"])
     weight_spread = max(runs["2 layers/0"]["weight spread"].values())
     return {
@@ -702,6 +717,10 @@ def checked_numbers() -> dict:
         ),
         "PyTorch's own spread": f"in {len(ill)} of its first {n_four} seeds",
         "the worst": f"in the worst by {max(spread.values()) / STRICT:.0f} times",
+        "where the rule loosens": [
+            f"spread passes\n$10^{{{math.log10(STRICT / MULTIPLE):.0f}}}$",
+            f"in {len(loose)} of those {n_four} seeds",
+        ],
         "depth seeds checked": (
             f"seeds 0 to {depth.STEP_SEEDS['2 layers'][-1]} of two layers "
             f"and 0 to {one_layer[-1]} of one"
@@ -715,8 +734,9 @@ def checked_numbers() -> dict:
         ),
         "the first steps": f"the first {EARLY} steps of seed 0",
         "one layer spread": (
-            f"in {len(one_ill)} of its {len(one_layer)} seeds, "
-            f"so {len(one_layer) - len(one_ill)} remain"
+            f"in {len(one_ill)} of its {len(one_layer)} seeds (and "
+            f"$10^{{{math.log10(STRICT / MULTIPLE):.0f}}}$, where the rule loosens, in "
+            f"{len(one_loose)}), so {len(one_layer) - len(one_ill)}"
         ),
     }
 
@@ -924,7 +944,19 @@ def own_best_numbers() -> dict:
     page_missing = page["broken"]["2x2"]["not accurate on both lookups"]
     only_own = len(set(two_missing) - set(page_missing))
     only_page = len(set(page_missing) - set(two_missing))
-    assert 2 * sum(math.comb(7, i) for i in range(only_page + 1)) / 2**7 > 0.05
+    from snippets.width_and_depth.ex09b_paired import mcnemar_exact, paired
+
+    there_shared, there_own, _ = paired[("2 x 2", "shared"), ("2 x 2", "own best")]
+    alone = mcnemar_exact(only_own, only_page)
+    pooled = mcnemar_exact(only_own + there_shared, only_page + there_own)
+    assert alone > 0.05 and pooled < 0.01  # "hard to put down to chance"
+    four_own = set(own["broken"]["4x1"]["not accurate on both lookups"])
+    four_page = set(page["broken"]["4x1"]["not accurate on both lookups"])
+    four_gain, four_loss = len(four_page - four_own), len(four_own - four_page)
+    four_p = mcnemar_exact(four_gain, four_loss)
+    assert four_p < 0.001  # "beyond chance"
+    no_head = own["broken"]["2x2"]["no separate head for each lookup"]
+    accurate_but = sorted(set(no_head) - set(two_missing))
     assert own["broken"]["1x4"] == {"error not clearly larger": two_missing}
     assert own["broken"]["4x1"]["no separate head for each lookup"] == list(range(100))
     verdicts = sum(  # runs whose verdict a one-ulp nudge changes
@@ -965,11 +997,12 @@ def own_best_numbers() -> dict:
         ),
         "own best, the rate": f"Their rate, {two_rate}, is the highest",
         "own best, the steps": f"over {steps_each} steps that alone",
+        "own best, the loop": f"and {steps_each} steps in place\nof {train.STEPS}",
         "own best, two heads": (
             f"both lookups in {mine['2x2'][1]} of the 100 seeds and meet every claim "
             f"in {mine['2x2'][0]}, against {shared['2x2'][1]} and {shared['2x2'][0]}"
         ),
-        "own best, there": f"on its own fresh seeds ({there['2x2']} of 100",
+        "own best, there": f"lean the same way: {there['2x2']} of 100",
         "own best, one head": (
             f"meets every claim in only {mine['1x4'][0]}; accurate on both lookups "
             f"it is in {mine['1x4'][1]}"
@@ -977,6 +1010,21 @@ def own_best_numbers() -> dict:
         "own best, the failing two": f"In the {len(two_missing)} seeds",
         "own best, seed by seed": f"seed by seed, {only_own} of these seeds miss one "
         f"only at their own best\nand {only_page} only",
+        "own best, alone": f"gives with\nprobability {alone:.3f}",
+        "own best, four heads seed by seed": (
+            f"{four_gain} gain both lookups and {four_loss} lose them, which chance "
+            f"gives with probability\n{four_p:.4f}"
+        ),
+        "own best, there seed by seed": f"{there_shared} seeds to\n{there_own}",
+        "own best, pooled": (
+            f"split {only_own + there_shared} to {only_page + there_own}, which "
+            f"chance gives with probability {pooled:.3f}"
+        ),
+        "own best, accurate but": (
+            f"seeds ({', '.join(map(str, accurate_but[:-1]))} and {accurate_but[-1]})"
+            f" learn both lookups at their own best, but not with a separate\nhead "
+            f"for each, and so {mine['2x2'][0]} meet"
+        ),
         "own best, the seeds": f"the same seeds {own['seeds'][0]} to "
         f"{own['seeds'][1] - 1} of the three",
         "own best, four heads": (
@@ -997,6 +1045,11 @@ def own_best_numbers() -> dict:
         f"{steps_each}",
         "own best, the floor": (
             f"floor here is $10^{{{math.log10(OWN_BEST_FLOOR):.0f}}}$"
+        ),
+        # tests/browser/test_train_it.py asserts the planted error's loss between them
+        "own best, the subtle error": (
+            f"less than $10^{{{math.log10(OWN_BEST_FLOOR):.0f}}}$ (the tests assert "
+            "both)"
         ),
     }
 
