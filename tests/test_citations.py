@@ -22,6 +22,7 @@ CITATIONS = {
         "Vaswani": ["Table 3", "section 3.2.2"],
         "Young": ["pages 211 to 218", "pages 211 to 218"],  # Eckart and Young
         "Jaggi": ["section 3"],  # Cordonnier, Loukas and Jaggi
+        "Hsieh": ["abstract"],  # Li, Chen, He and Hsieh: a lower bound on heads
     },
     "index.md": {
         "Vaswani": ["section 3.2.1", "section 3.2.2"],

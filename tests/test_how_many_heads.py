@@ -533,6 +533,7 @@ def test_prose_numbers():
     retrain_bar = max(staircase.tolerances(e)["record"][0] for e in checked.values())
     cell_43 = interval(found_43, n_43)  # as counts of n_43
     live = live_found(4, 3)
+    live_low, live_high = interval(*live)
     n_test = len(exception.inputs)
     ordered = exception.sources.sort(dim=0).values  # (4, n, T)
     four_apart = (ordered[1:] != ordered[:-1]).all(dim=0).float().mean().item()
@@ -567,8 +568,13 @@ def test_prose_numbers():
             "the split's correlation": "of 0.9 or more in size at every position "
                                        "(the block's last line)",
             "the live trainer's exception, in the lead": (
-                f"of that cell found {live[0]} of {live[1]}. Heads"
+                f"of that cell found {live[0]} of {live[1]} (95% interval\n"
+                f"{live_low} to {live_high}). Heads"
             ),
+            "the line's misses": [
+                f"lookup miss at {1 - grid.ACCURATE:.0%} of positions",
+                f"under the {1 - grid.ACCURATE:.0%} each may miss",
+            ],
             "two narrow heads": f"width 1 learned both in {two_narrow} of 100 seeds",
             "separate numbers": f"learned both in {separate_both} of its {len(pairs)} "
                                 "seeds",
@@ -594,7 +600,7 @@ def test_prose_numbers():
             "four heads at 0.3": "(a median worst lookup of "
                                  f"{CELLS[4, 4]['tuning'][0.3][0]:.2f} at 0.3)",
             "the live trainer's exception": (
-                f"in {live[0]} of {live[1]}\n([Explorer"
+                f"in {live[0]} of {live[1]} (95% interval {live_low} to {live_high})"
             ),
             "a chunk": f"seeds\n{staircase.CHUNK} at a time",
             "summary": f"{min(diagonal)} to 100 of 100 seeds on the diagonal, all 50 "
@@ -637,7 +643,7 @@ def test_prose_numbers():
         definitions={
             "0", "1", "2", "3", "4", "6", "12", "800", "256", "0.01", "0.03", "0.1",
             "0.3", "100", "50", "0.85", "500", "1936", "2017", "2020", "1706.03762",
-            "6.2", "3.2.2", "8",
-            "1911.03584", "211", "218",
+            "6.2", "3.2.2", "8", "32", "16",  # Vaswani's Table 3: 32 heads of width 16
+            "1911.03584", "211", "218", "2021", "2111.01353",
         },
     )  # fmt: skip

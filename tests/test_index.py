@@ -230,10 +230,8 @@ def test_prose_numbers():
     assert sum(f for f, _ in fewer) == exception[0]  # "in no seed but"
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
-        f"{min(n for _, n in diagonal)} fresh seeds; with fewer heads, in no seed "
-        "but {} of {}, in the one cell where one head can carry two lookups".format(
-            *exception
-        )
+        f"{min(n for _, n in diagonal)} fresh seeds; with fewer, in no seed "
+        "but {} of {}, where one head can carry two lookups".format(*exception)
     )
     narrowest = min(WIDTH // h for h in HEADS)
     computed["the staircase's scope"] = (
