@@ -294,6 +294,18 @@ def test_the_single_lookup_counts_sit_at_the_line_on_the_previous_value():
         assert all(abs(a - line) >= near for a in CELLS[k, h][f"lookup {i}"])
 
 
+def test_where_heads_are_too_few_the_test_error_picked_the_rate():
+    """With fewer heads than lookups the worst lookup's median is near 0.1 at every
+    rate tried, and more than one rate ties for the highest (within the rule's
+    TIE), so that the test error picks, in every such cell but (4, 3)."""
+    for (k, h), cell in CELLS.items():
+        if h < k:
+            medians = [worst for worst, *_ in cell["tuning"].values()]
+            assert max(medians) < 0.15  # about what a missed lookup scores
+            tied = [m for m in medians if max(medians) - m <= staircase.fair_fight.TIE]
+            assert (len(tied) > 1) == ((k, h) != (4, 3)), (k, h, medians)
+
+
 def test_a_two_head_seeds_test_mse_has_a_standard_error_of_about_a_thousandth():
     """The 13th seed of two heads on four lookups, the one closest under its floor,
     trained alone: the standard error of its test MSE over the held-out sequences
