@@ -16,6 +16,7 @@ import pytest
 import torch
 
 from hooks.trainer import THRESHOLDS
+from snippets.training.ex14a_interval import interval
 from tests.pages import lazy, on_page
 from tools.spread_rule import MULTIPLE, STRICT, from_f64, running_spread, tolerance
 
@@ -584,6 +585,15 @@ def seed_numbers() -> dict:
     rate = (their_four + four["both"]) / (2 * n)
     chance = (2 * n * rate * (1 - rate)) ** 0.5  # sd of a difference of counts
     return {
+        "the spread of a count": (
+            "{} of 100 is consistent with a true rate of {} to {} in 100, and {} with "
+            "one of {}\nto {}".format(
+                two["meets"],
+                *interval(two["meets"], n),
+                four["both"],
+                *interval(four["both"], n),
+            )
+        ),
         "intro": f"claims in {two['meets']} of the {n} seeds counted below, and one "
         f"head is accurate on both lookups in {['none'][one['both']]}",
         "a row in six": f"puts about {1 / 6:.2f} on the largest",
@@ -615,7 +625,6 @@ def depth_numbers() -> dict:
     """ "One head per layer": what PyTorch's runs of the depth designs come to."""
     from experiments.fresh_seeds import SEEDS as FRESH
     from snippets.training.ex03_model import Attention, count_parameters
-    from snippets.training.ex14a_interval import interval
     from snippets.width_and_depth import ex07_depth_rates
     from snippets.width_and_depth.ex04_one_head_per_layer import (
         D_STREAM,
@@ -692,6 +701,14 @@ def checked_numbers() -> dict:
 
     spread = {key: pytorch_spread(e) for key, e in records(twin)["runs"].items()}
     ill = [key for key, s in spread.items() if s > STRICT]
+    twin_out = [  # the Python by hand, past 1e-9 from PyTorch in loss or weights
+        key
+        for key, e in records(twin)["runs"].items()
+        if max(e["twin"]["loss"], *e["twin"]["weights"].values()) > STRICT
+    ]
+    (needs,) = twin_out  # "it needs that allowance in one"
+    needs_design, needs_seed = needs.split("/")
+    assert needs_design == "4x1"
     loose = [key for key, s in spread.items() if MULTIPLE * s > STRICT]  # the rule
     assert all(key.startswith("4x1/") for key in loose)  # "no seed of the other two"
     n_four = len(twin.STEP_SEEDS["4x1"])
@@ -717,6 +734,7 @@ def checked_numbers() -> dict:
         ),
         "PyTorch's own spread": f"in {len(ill)} of its first {n_four} seeds",
         "the worst": f"in the worst by {max(spread.values()) / STRICT:.0f} times",
+        "the twin's allowance": f"four heads\nof width 1, seed {needs_seed}, where",
         "where the rule loosens": [
             f"spread passes\n$10^{{{math.log10(STRICT / MULTIPLE):.0f}}}$",
             f"in {len(loose)} of those {n_four} seeds",
@@ -1000,7 +1018,12 @@ def own_best_numbers() -> dict:
         "own best, the loop": f"and {steps_each} steps in place\nof {train.STEPS}",
         "own best, two heads": (
             f"both lookups in {mine['2x2'][1]} of the 100 seeds and meet every claim "
-            f"in {mine['2x2'][0]}, against {shared['2x2'][1]} and {shared['2x2'][0]}"
+            "in {} (95% intervals {} to {} and {} to {}), ".format(
+                mine["2x2"][0],
+                *interval(mine["2x2"][1], 100),
+                *interval(mine["2x2"][0], 100),
+            )
+            + f"against {shared['2x2'][1]} and {shared['2x2'][0]}"
         ),
         "own best, there": f"lean the same way: {there['2x2']} of 100",
         "own best, one head": (
@@ -1028,7 +1051,10 @@ def own_best_numbers() -> dict:
         "own best, the seeds": f"the same seeds {own['seeds'][0]} to "
         f"{own['seeds'][1] - 1} of the three",
         "own best, four heads": (
-            f"on both in {mine['4x1'][1]}, against {shared['4x1'][1]} at the "
+            f"on both in {mine['4x1'][1]} ({{}} to {{}}), ".format(
+                *interval(mine["4x1"][1], 100)
+            )
+            + f"against {shared['4x1'][1]} at the "
             f"training page's settings ({there['4x1']} of 100"
         ),
         "own best, nudged": (
@@ -1061,6 +1087,7 @@ def test_prose_numbers():
     definitions = (
         "0 1 2 3 4 5 8 9 10 100 256 800 4096 0.1 1% 1.01 12 1998 2015 "
         "2017 30 623 1412.6980 1608.03983 2002 32"
+        " 1947 12 153 157 1927 22 158 209 212"
     )
     check_prose_numbers(
         "train-it.md",
