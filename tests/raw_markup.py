@@ -28,6 +28,9 @@ PATTERNS = {
     "a backtick (`code`)": r"`[^`]*`|`",
     "TeX that KaTeX did not typeset ($x$, \\(x\\))": r"\$[^$\s][^$]*\$|\\\(|\\\[",
     "a Jinja or macro tag ({{ }}, {% %})": r"\{\{|\{%",
+    # a list item that fell out of its list (a line under-indented in a collapsed
+    # block ends the block there, and the items after it show as one paragraph)
+    "a list marker inside a paragraph (\\n- item)": r"\n[ \t]*[-*+][ \t]+(?=\S|$)",
 }
 FOUND = re.compile("|".join(f"(?P<p{i}>{p})" for i, p in enumerate(PATTERNS.values())))
 HIDDEN = "script, style, pre, code, svg, .arithmatex, .katex, template"

@@ -516,6 +516,9 @@ def test_prose_numbers():
     succeed = [statistics.median(grid.worst_lookup(k, h)) for k, h in CELLS if h >= k]
     fail = [statistics.median(grid.worst_lookup(k, h)) for k, h in CELLS if h < k]
     misses = [grid.found(k, k)[1] - grid.found(k, k)[0] for k in (3, 4)]
+    diag_fail = [a for k in designs.KS for a in grid.worst_lookup(k, k)
+                 if a < grid.ACCURATE]  # fmt: skip
+    assert len(diag_fail) == sum(misses) and max(diag_fail) < 0.15  # "missed"
     low_50, _ = interval(50, 50)
     blind = accuracy(exception.out_blind, exception.targets)
     wide = statistics.median(CELLS[2, 1]["lookup 1"])
@@ -631,6 +634,8 @@ def test_prose_numbers():
             "failing median": f"at {min(fail):.2f} to\n{max(fail):.2f}, what",
             "diagonal misses": f"({misses[0]} seeds with three\nlookups, "
                                f"{misses[1]} with",
+            "the diagonal's failures": f"near there too, at {min(diag_fail):.3f} to "
+                                       f"{max(diag_fail):.3f}: they missed",
             "one wide head": f"to about {wide:.2f}",
             "spare heads": [f"95% interval runs from {low_50} to 50 of 50",
                             f"above about {top_rate:.0%} unlikely"],

@@ -228,10 +228,15 @@ def test_prose_numbers():
     exception = staircase_found(cells, 4, 3)
     assert found_few == [(4, 3)]  # "the one cell where two lookups can share a head"
     assert sum(f for f, _ in fewer) == exception[0]  # "in no seed but"
+    from hooks.trainer import lookups_data
+
+    live = lookups_data()  # the live trainer's PyTorch runs of the cells
+    live_n = live["seeds"][1] - live["seeds"][0]
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
         f"{min(n for _, n in diagonal)} fresh seeds; with fewer, in no seed "
-        "but {} of {}, where one head can carry two lookups".format(*exception)
+        "but {} of {} ({} of {} in other runs), where one head can carry two "
+        "positional lookups".format(*exception, live["pytorch"]["4,3"], live_n)
     )
     narrowest = min(WIDTH // h for h in HEADS)
     computed["the staircase's scope"] = (

@@ -94,6 +94,17 @@ def test_each_kind_of_raw_markup_is_found_with_its_page_and_line(
     assert found.startswith(f"demo (HTML line 2): {kind}"), found
 
 
+def test_a_list_item_that_fell_out_of_its_list_is_found():
+    """A line under-indented in a collapsed block ends the block there: the list
+    items after it show as one paragraph, their markers as text."""
+    html = (
+        "<html><body>\n<ul><li>Fine.</li></ul>\n<p>of 0.1, and the schedule\n"
+        "- <strong>The verdicts.</strong> In those runs</p>\n</body></html>"
+    )
+    (found,) = raw_markup.find(html, "demo")
+    assert found.startswith("demo (HTML line 3): a list marker inside a paragraph")
+
+
 def test_rendered_markup_and_code_are_not_raw():
     html = """<html><body><p>A ratio of 3:2, a time of 10:30, <em>stress</em>, a
     <a href="x/">link</a>, <code>`code` {{ x }}</code>, <span class="arithmatex">

@@ -348,7 +348,8 @@ def test_a_gradient_term_off_by_one_percent_fails_the_check(
     assert found["wrong"], f"{what} off by 1% passed the check"
     assert max(found["loss"], found["weights"]) > 10 * STRICT  # not near the line
     if what == SUBTLE:
-        assert STRICT < found["loss"] < OWN_BEST_FLOOR  # the own-best floor passes it
+        # the own-best floor passes its loss, and still catches its weights
+        assert STRICT < found["loss"] < OWN_BEST_FLOOR < found["weights"]
 
 
 # -- depth: one head per layer, width-and-depth's OneHeadPerLayer ----------------------
