@@ -709,6 +709,18 @@ def checked_numbers() -> dict:
     (needs,) = twin_out  # "it needs that allowance in one"
     needs_design, needs_seed = needs.split("/")
     assert needs_design == "4x1"
+    depth_out = {  # the depth designs' Python twin, likewise
+        design: [
+            s
+            for s in seeds
+            if max(
+                (e := records(depth)["runs"][f"{design}/{s}"])["twin"]["loss"],
+                *e["twin"]["weights"].values(),
+            )
+            > STRICT
+        ]
+        for design, seeds in depth.STEP_SEEDS.items()
+    }
     loose = [key for key, s in spread.items() if MULTIPLE * s > STRICT]  # the rule
     assert all(key.startswith("4x1/") for key in loose)  # "no seed of the other two"
     n_four = len(twin.STEP_SEEDS["4x1"])
@@ -736,6 +748,15 @@ def checked_numbers() -> dict:
         "PyTorch's own spread": f"in {len(ill)} of its first {n_four} seeds",
         "the worst": f"in the worst by {max(spread.values()) / STRICT:.0f} times",
         "the twin's allowance": f"four heads\nof width 1, seed {needs_seed}, where",
+        "the twin's runs": f"Over the {len(records(twin)['runs'])} runs of these three",
+        "the depth twin's allowance": (
+            "in {} of\nits {} runs of one layer and {} of its {} runs of two".format(
+                len(depth_out["1 layer"]),
+                len(depth.STEP_SEEDS["1 layer"]),
+                len(depth_out["2 layers"]),
+                len(depth.STEP_SEEDS["2 layers"]),
+            )  # fmt: skip
+        ),
         "where the rule loosens": [
             f"spread passes\n{loosens}",
             f"in {len(loose)} of those {n_four} seeds",
@@ -748,8 +769,8 @@ def checked_numbers() -> dict:
         "where it starts": f"between {min(two_ill)} and {max(two_ill)}",
         "seed 0": f"comes to {1 + seed_0:.1f} times",
         "how loose": (
-            f"within a factor of about {1 + MULTIPLE * seed_0:.0f} of PyTorch's "
-            f"would pass, and\na weight within up to "
+            f"any loss from zero up to about {1 + MULTIPLE * seed_0:.0f} times "
+            f"PyTorch's would pass, and\na weight within up to "
             f"{MULTIPLE * weight_spread:.2f}, the allowance of the tensor whose spread "
             "is largest"
         ),
@@ -1006,6 +1027,25 @@ def own_best_numbers() -> dict:
     two_rate, _ = own["settings"]["2x2"]
     assert two_rate == max(RATES)  # "the highest make tune tried"
     (steps_each,) = {steps for _, steps in own["settings"].values()}
+    # "Best" is the best of what was tried (make tune's records)
+    tuned = fair_fight.tuned_results
+    assert tuned["rates"] == RATES and len(RATES) == 4  # "four learning rates"
+    assert tuned["steps"] == (train.STEPS, 2 * train.STEPS) == (train.STEPS, steps_each)
+    start, stop = tuned["tuning seeds"]
+    n_tuning = stop - start
+    assert all(steps == max(tuned["steps"]) for _, steps in tuned["best"].values())
+    ties = [  # every setting within the rule's tie of the best worse-lookup median
+        name
+        for name, settings in tuned["tuning"].items()
+        if max(w for w, _ in settings.values()) - min(w for w, _ in settings.values())
+        <= tuned["tie"]
+    ]
+    assert {"1 x 4", "1 layer"} <= set(ties)  # "every setting tied"
+    assert not {"2 x 2", "4 x 1", "2 layers"} & set(ties)  # ... and only they
+    two = tuned["tuning"]["2 x 2"]
+    two_mse = [two[(train.LR, train.STEPS)][1], two[(two_rate, train.STEPS)][1],
+               two[(two_rate, steps_each)][1]]  # fmt: skip
+    assert two_mse[1] - two_mse[2] > two_mse[0] - two_mse[1]  # "mostly with the steps"
     names = {"1L": "1 layer of 1 head", "2L": "2 layers of 1 head each"}
     for design, (heads, d_head) in DESIGNS.items():
         names[design] = f"{heads} head{'s' * (heads > 1)} of width {d_head}"
@@ -1016,7 +1056,19 @@ def own_best_numbers() -> dict:
             f"{steps_each} steps. The training page's: a learning rate of "
             f"{train.LR} and {train.STEPS} steps."
         ),
-        "own best, the rate": f"Their rate, {two_rate}, is the highest",
+        "own best, the rate": [
+            f"a rate of {two_rate}, the highest",  # `make tune` tried
+            f"tried, for {steps_each} steps, where the page's are {train.LR} for "
+            f"{train.STEPS}",
+        ],
+        "own best, rate or steps": (
+            "the median test error falls from {:.4f} to {:.4f} with the rate and to "
+            "{:.4f} with the steps".format(*two_mse)
+        ),
+        "own best, what was tried": [
+            f"then twice the steps at the best of them, judged by the median "
+            f"accuracy on the\nworse lookup over {n_tuning} tuning seeds",
+        ],
         "own best, the steps": f"over {steps_each} steps that alone",
         "own best, the loop": f"and {steps_each} steps in place\nof {train.STEPS}",
         "own best, two heads": (
@@ -1077,8 +1129,8 @@ def own_best_numbers() -> dict:
         ),
         # tests/browser/test_train_it.py asserts the planted error's loss between them
         "own best, the subtle error": [
-            f"less than $10^{{{math.log10(OWN_BEST_FLOOR):.0f}}}$; its final",
-            f"more than\n$10^{{{math.log10(OWN_BEST_FLOOR):.0f}}}$, so the floor",
+            f"less than $10^{{{math.log10(OWN_BEST_FLOOR):.0f}}}$, which this floor",
+            f"more than $10^{{{math.log10(OWN_BEST_FLOOR):.0f}}}$, so the floor",
         ],
     }
 

@@ -683,6 +683,12 @@ def test_nothing_is_fetched_before_train_and_the_keyboard_drives_it_all(page, pr
     assert page.evaluate("location.hash") == "#designs=1x4&seed=-3&step=800"
     status = page.locator("[data-part='status']").inner_text()
     assert status.startswith("Trained seed -3 in ")
+    # alone, one head's error has no two heads to be compared with: not "every claim"
+    verdict = page.locator(".heads-trainer__design--1x4 .heads-trainer__verdict")
+    assert verdict.get_attribute("data-broken") == "[]"
+    assert "It meets the claim about its accuracy. Its error" in verdict.inner_text()
+    assert "meets the claim about its accuracy." in status
+    assert "every claim" not in status + verdict.inner_text()
     kit.tab_to(page, "#train-it-step", 40)
     for key in ["ArrowLeft", "ArrowLeft", "PageDown", "Home", "ArrowRight"]:
         page.keyboard.press(key)
