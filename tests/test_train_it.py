@@ -748,7 +748,9 @@ def checked_numbers() -> dict:
         "PyTorch's own spread": f"in {len(ill)} of its first {n_four} seeds",
         "the worst": f"in the worst by {max(spread.values()) / STRICT:.0f} times",
         "the twin's allowance": f"four heads\nof width 1, seed {needs_seed}, where",
-        "the twin's runs": f"Over the {len(records(twin)['runs'])} runs of these three",
+        "the twin's runs": (
+            f"Over the {len(records(twin)['runs'])} runs of the training page's three"
+        ),
         "the depth twin's allowance": (
             "in {} of\nits {} runs of one layer and {} of its {} runs of two".format(
                 len(depth_out["1 layer"]),
