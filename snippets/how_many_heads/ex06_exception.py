@@ -27,15 +27,16 @@ sources = torch.stack([
     ((t - 1) % 6).expand(n, 6), key.argmax(1, keepdim=True).expand(n, 6),
     key.argmin(1, keepdim=True).expand(n, 6), ((t - 2) % 6).expand(n, 6),
 ])  # (4, n, T): the position each lookup reads  # fmt: skip
+# G[l, m]: the share of positions where lookups l and m read the same source
+G = (sources[:, None] == sources[None]).double().mean(dim=(2, 3))  # (4, 4)
 
 
 def floor(k, h):
-    """The least test MSE of h heads on k lookups whose rows do not move with
-    the values: at each position, (distinct sources - h) / (3k) at least,
+    """The least expected test MSE of h heads on k lookups whose rows do not
+    move with the values: (k - the sum of G's h largest eigenvalues) / (3k),
     for values uniform on (-1, 1), of variance 1/3."""
-    ordered = sources[:k].sort(dim=0).values  # (k, n, T)
-    distinct = 1 + (ordered[1:] != ordered[:-1]).sum(dim=0)  # (n, T)
-    return ((distinct - h).clamp(min=0) / (3 * k)).float().mean().item()
+    largest = torch.linalg.eigvalsh(G[:k, :k]).flip(0)[:h]  # (h,)
+    return (k - largest.sum().item()) / (3 * k)
 
 
 print("k  h   floor  median test MSE  seeds below it  the closest, by")
