@@ -167,9 +167,11 @@ tune: $(STAMP)  ## every design at its own best settings (about 40 minutes on 2 
 
 # Writes snippets/how_many_heads/staircase_results.py: tasks of k lookups at once
 # against h heads at one width, each cell at its own best learning rate, and
-# tests/data/staircase_checked.json, the sample the suite trains again.
+# tests/data/staircase_checked.json, the sample the suite trains again; then
+# other_rate_results.py: four lookups and three heads at its neighbours' rate.
 staircase: $(STAMP)  ## how many heads a task needs: the k x h grid over fresh seeds (about 25 minutes on 2 cores); the page shows it
 	$(BIN)/python -m experiments.staircase
+	$(BIN)/python -m experiments.other_rate
 	$(BIN)/python -m pytest docs/how-many-heads.md --update-outputs -q -p no:cacheprovider
 
 # Writes tests/data/nudge_spread.json: how far a one-ulp nudge of the start moves

@@ -23,7 +23,7 @@ CITATIONS = {
         "Young": ["pages 211 to 218", "pages 211 to 218"],  # Eckart and Young
         "Jaggi": ["section 3"],  # Cordonnier, Loukas and Jaggi
         "Hsieh": ["abstract"],  # Li, Chen, He and Hsieh: a lower bound on heads
-        "Fan": ["Theorem 1"],  # Ky Fan: the sum of the largest eigenvalues
+        "Fan": ["Theorem 1", "Theorem 1"],  # Ky Fan: the largest eigenvalues' sum
     },
     "index.md": {
         "Vaswani": ["section 3.2.1", "section 3.2.2"],

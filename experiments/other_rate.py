@@ -1,0 +1,83 @@
+"""Four lookups and three heads at the rate of the cells around it. `make
+staircase` tuned that cell to 0.3, a pick between rates at which every tuning
+seed failed; here the same fresh seeds train at 0.1, the rate its neighbours
+were tuned to, by the staircase's own jobs.
+
+    make staircase        (or: python -m experiments.other_rate)
+
+Writes snippets/how_many_heads/other_rate_results.py, keyed on the staircase's
+code and this file's settings, under the records' kernels, on every core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from experiments import fresh_seeds, staircase
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "snippets" / "how_many_heads" / "other_rate_results.py"
+K, H = 4, 3  # the cell
+LR = 0.1  # its neighbours' rate
+HEADER = '''\
+"""Written by `make staircase` (experiments/other_rate.py): four lookups and
+three heads, trained at a learning rate of 0.1 (the staircase tuned the cell
+to 0.3) on the staircase's fresh seeds for the cell. "lookups": for each
+lookup, its accuracy in each seed, in the order of the seeds; "test mse": each
+seed's test MSE."""
+
+'''
+
+
+def code_key() -> str:
+    """The staircase's key, and this cell and rate."""
+    digest = hashlib.sha256(staircase.code_key().encode())
+    digest.update(repr((K, H, LR)).encode())
+    return digest.hexdigest()[:16]
+
+
+def rows(values: list, indent: int) -> list[str]:
+    """The values, ten to a line."""
+    return [
+        " " * indent + ", ".join(map(str, values[i : i + 10])) + ",\n"
+        for i in range(0, len(values), 10)
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args()
+    fresh_seeds.under_kernels("experiments.other_rate")
+    started = time.monotonic()
+    seeds = staircase.seeds_of(K, H)
+    jobs = [(K, H, LR, part) for part in staircase.chunks(seeds)]
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(args.jobs, mp_context=spawn) as pool:
+        runs = [run for part in pool.map(staircase.train_job, jobs) for run in part]
+    lines = [HEADER, "# fmt: off\n", "other_rate_results = {\n"]
+    lines.append(f'    "code": "{code_key()}",  # its code_key()\n')
+    lines.append(f'    "cell": ({K}, {H}),  # (k lookups, h heads)\n')
+    lines.append(f'    "lr": {LR},\n')
+    lines.append(f'    "seeds": ({seeds.start}, {seeds.stop}),  # range(start, stop)\n')
+    lines.append('    "lookups": [  # lookup -> accuracy per seed\n')
+    for lookup in range(K):
+        accuracy = [run[lookup] for run in runs]
+        lines += ["        [\n", *rows(accuracy, 12), "        ],\n"]
+    lines.append("    ],\n")
+    lines += ['    "test mse": [\n', *rows([run[-1] for run in runs], 8), "    ],\n"]
+    lines.append("}\n# fmt: on\n")
+    args.output.write_text("".join(lines), encoding="utf-8")
+    minutes = (time.monotonic() - started) / 60
+    print(f"{args.output.relative_to(ROOT)}: {len(runs)} seeds, {minutes:.1f} minutes")
+
+
+if __name__ == "__main__":
+    main()
