@@ -235,7 +235,7 @@ def test_prose_numbers():
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
         f"{min(n for _, n in diagonal)} fresh seeds; with fewer, in no seed "
-        "but {} of {} ({} of {} in other runs), where one head can carry a "
+        "but {} of {} ({} of {} in other runs), where one head carried a "
         "positional pair".format(*exception, live["pytorch"]["4,3"], live_n)
     )
     narrowest = min(WIDTH // h for h in HEADS)
