@@ -625,6 +625,7 @@ def test_prose_numbers():
                 f"three in the other {n_three}",
                 f"seed {all_01} is above {ALONE_ABOVE} on every lookup",
                 f"its seeds learned three lookups in {n_three} of {len(learned_01)}",
+                "moved far: " + " ".join(str(learned_01.count(n)) for n in range(5)),
             ],
             "three heads below": (
                 f"and {sum(below_floor(4, 3))} of three heads: the "
