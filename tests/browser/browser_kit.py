@@ -157,6 +157,11 @@ def draw_whole_page(page) -> None:
     page.evaluate(NEXT_FRAME)
 
 
+# A long page takes its time to encode on a loaded machine: a full-page shot gets
+# Playwright's own 30 s, not the suite's TIMEOUT_MS for waits on the page.
+SHOT_MS = 30_000
+
+
 def full_page_screenshot(page, path: Path) -> None:
     """A full-page JPEG (quicker to encode than PNG) at `path`, with the whole
     page drawn; every block of the page's content must show in it."""
@@ -168,10 +173,8 @@ def full_page_screenshot(page, path: Path) -> None:
     # is judged blank in its old place).
     boxes = page.evaluate(BOXES, BLOCKS)
     for _ in range(10):
-        # a long page takes its time to encode on a loaded machine: Playwright's
-        # own 30 s here, not the suite's 5 s for waits on the page
         page.screenshot(
-            path=path, full_page=True, type="jpeg", quality=80, timeout=30_000
+            path=path, full_page=True, type="jpeg", quality=80, timeout=SHOT_MS
         )
         boxes, before = page.evaluate(BOXES, BLOCKS), boxes
         if boxes == before:

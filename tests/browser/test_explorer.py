@@ -442,4 +442,6 @@ def test_the_explorer_fits_and_reads_at_each_width_and_scheme(explorer):
                 violations = kit.run_axe(page, kit.COLOUR_RULES)
                 assert violations == [], f"{width} {scheme} {violations}"
             shot = kit.ARTIFACTS / f"explorer-{width}-{scheme}.jpg"
-            page.screenshot(path=shot, full_page=True, type="jpeg", quality=80)
+            page.screenshot(
+                path=shot, full_page=True, type="jpeg", quality=80, timeout=kit.SHOT_MS
+            )

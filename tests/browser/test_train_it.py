@@ -763,7 +763,13 @@ def test_the_trainer_fits_and_reads_at_each_width_and_scheme(trainer, problems):
             assert violations == [], f"{width} {scheme} {violations}"
             if first or (width, scheme) == (390, "slate"):
                 shot = kit.ARTIFACTS / f"train-it-{width}-{scheme}.jpg"
-                page.screenshot(path=shot, full_page=True, type="jpeg", quality=80)
+                page.screenshot(
+                    path=shot,
+                    full_page=True,
+                    type="jpeg",
+                    quality=80,
+                    timeout=kit.SHOT_MS,
+                )
     problems.assert_none()
 
 

@@ -12,7 +12,13 @@ import pytest
 import torch
 
 from hooks.live_model import DOWNLOADS, EXAMPLES, SITE
-from tests.browser.browser_kit import ARTIFACTS, Problems, axe_both_schemes, set_scheme
+from tests.browser.browser_kit import (
+    ARTIFACTS,
+    SHOT_MS,
+    Problems,
+    axe_both_schemes,
+    set_scheme,
+)
 from tests.pages import lazy
 from tools.build import SiteHandler, serve
 
@@ -257,7 +263,12 @@ def test_axe_in_both_schemes_and_the_page_at_390_px(live):
             "() => document.documentElement.scrollWidth - window.innerWidth"
         )
         assert overflow <= 0, f"{overflow} px wider than the window at 390 px"
-        page.screenshot(path=f"{shot}-390-{scheme}.jpg", full_page=True, type="jpeg")
+        page.screenshot(
+            path=f"{shot}-390-{scheme}.jpg",
+            full_page=True,
+            type="jpeg",
+            timeout=SHOT_MS,
+        )
     thumbs = page.locator(".heads-live__thumb")
     assert thumbs.count() == 72
     box = thumbs.nth(11).bounding_box()  # a layer's last head, still in the window
