@@ -10,6 +10,7 @@ import inspect
 import json
 import math
 import random
+import re
 import textwrap
 
 import pytest
@@ -18,6 +19,7 @@ import torch
 from hooks.trainer import THRESHOLDS
 from snippets.training.ex14a_interval import interval
 from tests.pages import lazy, on_page
+from tools.pages import ROOT
 from tools.spread_rule import MULTIPLE, STRICT, from_f64, running_spread, tolerance
 
 PAGE = "train-it.md"
@@ -1163,14 +1165,24 @@ def own_best_numbers() -> dict:
     }
 
 
+def chart_numbers() -> dict:
+    """The loss chart's range, as train-it.js draws it (a loss outside it is drawn
+    at the edge, which the page says)."""
+    script = (ROOT / "docs/assets/js/train-it.js").read_text(encoding="utf-8")
+    low, high = map(int, re.search(r"const \[LOW, HIGHEST\] = \[(-?\d+), (-?\d+)\];",
+                                   script).groups())  # fmt: skip
+    return {"the loss chart's range": f"$10^{{{low}}}$ to {10**high}"}
+
+
 def test_prose_numbers():
     from tests.pages import check_prose_numbers
 
-    # ... and the references: years, pages and arXiv numbers; a cell's width, 12
+    # ... and the references: years, pages and arXiv numbers; a cell's width, 12;
+    # ECMA-262's edition and sections
     definitions = (
         "0 1 2 3 4 5 8 9 10 100 256 800 4096 0.1 1% 1.01 12 1998 2015 "
         "2017 30 623 1412.6980 1608.03983 2002 32"
-        " 1947 12 153 157 1927 22 158 209 212"
+        " 1947 12 153 157 1927 22 158 209 212 262 2024 21.3.2 6.1.6.1.3"
     )
     check_prose_numbers(
         "train-it.md",
@@ -1179,7 +1191,8 @@ def test_prose_numbers():
         | checked_numbers()
         | loop_numbers()
         | cell_numbers()
-        | own_best_numbers(),
+        | own_best_numbers()
+        | chart_numbers(),
         definitions=set(definitions.split()),
     )
 

@@ -192,11 +192,14 @@ setTimeout(() => {
   const WIDE = 600;
   const HIGH = 250;
   const PAD = { left: 84, right: 30, top: 14, bottom: 52 };
-  const LOW = -4; // log10 of the lowest loss drawn; the highest is 1
+  // log10 of the lowest and the highest loss drawn; one outside is drawn at the edge
+  // (the page says so): a run of one lookup ends near 1e-7, a run that blows up early
+  // can pass 10
+  const [LOW, HIGHEST] = [-7, 2];
   const xOf = (step) => PAD.left + (step / config.steps) * (WIDE - PAD.left - PAD.right);
   const yOf = (loss) => {
-    const l = Math.max(LOW, Math.min(0, Math.log10(loss)));
-    return PAD.top + (-l / -LOW) * (HIGH - PAD.top - PAD.bottom);
+    const l = Math.max(LOW, Math.min(HIGHEST, Math.log10(loss)));
+    return PAD.top + ((HIGHEST - l) / (HIGHEST - LOW)) * (HIGH - PAD.top - PAD.bottom);
   };
   const lossSvg = svg("svg", {
     viewBox: `0 0 ${WIDE} ${HIGH}`,
@@ -206,10 +209,13 @@ setTimeout(() => {
   });
   part("loss").append(lossSvg);
   const axes = svg("g", { class: "heads-trainer__axes", "aria-hidden": "true" }, lossSvg);
-  for (let e = 0; e >= LOW; e -= 1) {
+  const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+  const power = (e) =>
+    e >= 0 ? String(10 ** e) : `10⁻${[...String(-e)].map((d) => SUPERSCRIPT[d]).join("")}`;
+  for (let e = HIGHEST; e >= LOW; e -= 1) {
     const y = yOf(10 ** e);
     svg("line", { x1: PAD.left, x2: WIDE - PAD.right, y1: y, y2: y, class: "grid" }, axes);
-    svg("text", { x: PAD.left - 6, y, class: "tick tick--y" }, axes).textContent = String(10 ** e);
+    svg("text", { x: PAD.left - 6, y, class: "tick tick--y" }, axes).textContent = power(e);
   }
   const stepTicks = svg("g", {}, axes);
   svg("text", { x: (PAD.left + WIDE - PAD.right) / 2, y: HIGH - 6, class: "label" }, axes).textContent =

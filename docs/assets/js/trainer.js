@@ -886,7 +886,7 @@
   // before. h heads: the training page's claims about two heads, for every two of
   // them. One head: those about one head, its error against that of two heads of
   // width 2 (twoHeadsMse, if they were trained). `claims`: the training page's
-  // thresholds (snippets/training/ex13_claims.py), from the page's data.
+  // thresholds (snippets/train_it/ex05_claims.py), from the page's data.
   function broken(claims, after, before, twoHeadsMse = null) {
     const accuracy = after.correct.map((c) => c / after.total);
     const found = [];
