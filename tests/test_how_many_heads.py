@@ -573,12 +573,14 @@ def test_prose_numbers():
     g = exception.G[0, 1].item()  # previous and largest key: one source
     assert abs(g - 1 / 6) < 0.01  # "g near 1/6"
     tuned = CELLS[4, 3]["tuning"]
+    assert min(tuned, key=lambda lr: tuned[lr][1]) == 0.3  # "the lowest too"
     rows, sources = exception.rows[:, 0], exception.sources  # head 1's
     overlap = rows.gather(-1, sources[1][..., None]).mean().item()
     pair = [statistics.median(CELLS[4, 4][f"lookup {i}"]) for i in (1, 4)]
     tol = 0.1  # training's: a uniform value on (-1, 1) is that close to 0 that often
     near = grid.NEAR
     seeds = range(*staircase_results["seeds"])
+    assert list(seeds) == list(staircase.SEEDS)  # "the training page's seeds"
     by_seed = [(a, s) for s, a in zip(seeds, grid.worst_lookup(4, 3), strict=False)
                if a >= grid.ACCURATE]  # fmt: skip
     three_two = counts(3, 2)
@@ -668,9 +670,12 @@ def test_prose_numbers():
                 f"in {live[0]} of {live[1]} (95% interval {live_low} to {live_high})"
             ),
             "a chunk": f"seeds\n{staircase.CHUNK} at a time",
+            "the seeds": f"training page's seeds from {seeds[0]} up",
             "summary": f"{min(diagonal)} to 100 of 100 seeds on the diagonal, all 50 "
                        "with heads to spare, and with too few heads no seed in five",
-            "the 0.3 pick": f"of {tuned[0.3][0]} against {tuned[0.1][0]} at 0.1",
+            "the 0.3 pick": f"of {tuned[0.3][0]} against {tuned[0.1][0]} at 0.1 (and "
+                            "its median test\nerror was the lowest too, "
+                            f"{tuned[0.3][1]:.3f} against {tuned[0.1][1]:.3f} at 0.1)",
             "an overlap": f"weights of {overlap:.1f} on other",
             "a head each": f"to {min(pair):.2f} in the median seed",
             "missing scores": f"scores about {tol:.2f}, what",

@@ -234,13 +234,15 @@ def test_prose_numbers():
     live_n = live["seeds"][1] - live["seeds"][0]
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
-        f"{min(n for _, n in diagonal)} fresh seeds; with fewer, in no seed "
-        "but {} of {} ({} of {} in other runs), where one head carried a "
-        "positional pair".format(*exception, live["pytorch"]["4,3"], live_n)
+        f"{min(n for _, n in diagonal)} runs from fresh seeds; with fewer, in none, "
+        "but for {} of {} in one cell\n({} of {} in other runs), where one head "
+        "carried two lookups by position".format(
+            *exception, live["pytorch"]["4,3"], live_n
+        )
     )
     narrowest = min(WIDTH // h for h in HEADS)
     computed["the staircase's scope"] = (
-        f"(width {WIDTH}, heads at least\n{narrowest} wide, {STEPS} training steps)"
+        f"(width {WIDTH}, heads at least\n{narrowest} wide, {STEPS} steps of training)"
     )
     computed["staircase's exception"] = "but for {} of {} with four".format(*exception)
     # the numbers in the pages' titles, which the index links by title (each
