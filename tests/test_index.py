@@ -235,8 +235,8 @@ def test_prose_numbers():
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
         f"{min(n for _, n in diagonal)} runs from fresh seeds; with fewer, in none, "
-        "but for {} of {} in one cell\n({} of {} in other runs), where one head "
-        "carried two lookups by position".format(
+        "but for {} of {} in one cell,\nwhere one head carried two lookups by "
+        "position (and {} of {} in other runs)".format(
             *exception, live["pytorch"]["4,3"], live_n
         )
     )
