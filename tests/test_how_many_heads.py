@@ -440,9 +440,13 @@ def test_the_grid_counts_the_records():
 
 
 def test_the_figure_draws_every_cell():
-    texts = [t.get_text() for t in figure.fig.axes[0].texts]
+    ax = figure.fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
     assert texts == [f"{grid.found(k, h)[0]}/{grid.found(k, h)[1]}"
                      for k in designs.KS for h in designs.HEADS]  # fmt: skip
+    # its rows run down from k = 1, as the printed grids' rows do
+    assert ax.yaxis_inverted()
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(k) for k in designs.KS]
 
 
 def test_each_checked_seed_alone_matches_its_batched_record():

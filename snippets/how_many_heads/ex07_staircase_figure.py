@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 
 rates = [[found(k, h)[0] / found(k, h)[1] for h in HEADS] for k in KS]
 fig, ax = plt.subplots(figsize=(4.2, 3.6))
-ax.imshow(rates, cmap="Blues", vmin=0, vmax=1.25, origin="lower")
+ax.imshow(rates, cmap="Blues", vmin=0, vmax=1.25)  # k = 1 on top, as printed
 for i, k in enumerate(KS):
     for j, h in enumerate(HEADS):
         n_found, n = found(k, h)
