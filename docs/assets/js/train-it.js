@@ -192,9 +192,9 @@ setTimeout(() => {
   const WIDE = 600;
   const HIGH = 250;
   const PAD = { left: 84, right: 30, top: 14, bottom: 52 };
-  // log10 of the lowest and the highest loss drawn; one outside is drawn at the edge
-  // (the page says so): a run of one lookup ends near 1e-7, a run that blows up early
-  // can pass 10
+  // log10 of the lowest and the highest loss drawn; one outside would be drawn at the
+  // edge (the page says so): the recorded runs of one lookup end near 4e-7, and runs
+  // that blow up early pass 10
   const [LOW, HIGHEST] = [-7, 2];
   const xOf = (step) => PAD.left + (step / config.steps) * (WIDE - PAD.left - PAD.right);
   const yOf = (loss) => {
