@@ -22,7 +22,7 @@ RUN_FIRST = re.compile(
 )
 MADE_DATA = re.compile(
     r'<details class="example">'
-    r"(?=\s*<summary>(?:[^<]*<code>make \w+</code> wrote them[^<]*"
+    r"(?=\s*<summary>(?:[^<]*<code>make [\w-]+</code> wrote (?:them|it)[^<]*"
     r"|The code that draws (?:this|the) figure[^<]*)</summary>)"
 )
 EXCLUDED = '<details class="example" data-search-exclude="run-first">'

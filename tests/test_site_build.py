@@ -28,7 +28,7 @@ from tools.build import (
     transfer_size,
     weight_report,
 )
-from tools.pages import ROOT
+from tools.pages import DOCS, ROOT
 
 ARTICLES_NUMBERS = {
     "one-head": ["0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820", "0.3061, 0.8210"],
@@ -337,6 +337,10 @@ def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
         "The records, as <code>make seeds</code> wrote them (run this before the "
         "next blocks)": True,
         "The measurements, as <code>make bench</code> wrote them": True,
+        "The records, as <code>make twin-tuned</code> wrote them (run this before "
+        "the next block)": True,
+        "The record, as <code>make staircase</code> wrote it (run this before the "
+        "next block)": True,
         "Exercise 1: heads that keep their width": False,
         "How the weights are found and checked: <code>ex01_weights.py</code>": False,
     }
@@ -354,10 +358,18 @@ def test_only_run_first_blocks_made_data_and_figure_code_are_marked():
 
 
 def test_the_records_that_make_writes_are_not_indexed(built_site):
+    """Every record a page shows (snippets/*/*_results.py but the pages' own ex*
+    blocks), by its first line of data; the cost page's measurements too."""
     text = " ".join(search_index(built_site).values())
-    records = ("seed_results = {", "design_results = {", "twin_results = {")
-    for data in (*records, "bench = {"):
-        assert data not in text, data  # training page, cost page
+    shown = "\n".join(p.read_text(encoding="utf-8") for p in DOCS.glob("*.md"))
+    records = [
+        p.stem
+        for p in ROOT.glob("snippets/*/*_results.py")
+        if not p.stem.startswith("ex") and f"{p.parent.name}/{p.name}" in shown
+    ]
+    assert len(records) >= 8
+    for data in (*(f"{r} = {{" for r in records), "bench = {"):
+        assert data not in text, data
     assert "fig.subplots" not in text  # the code that draws the figures
     assert "d_head = 64: 117,479 parameters" not in text  # an output block
     assert "def count_parameters(model)" in text  # the code that prints it

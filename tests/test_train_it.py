@@ -915,8 +915,14 @@ def loop_numbers() -> dict:
             f"at least {ratio} times that",
             f"less than {ratio} times theirs",
         ],
-        "start alike": f"more than {claims_['js_before_max']} bits",
-        "end apart": f"by {claims_['js_after_min']} bits or more",
+        "start alike": [
+            f"more than {claims_['js_before_max']} bits",
+            f"at most {claims_['js_before_max']} bits before training",
+        ],
+        "end apart": [
+            f"by {claims_['js_after_min']} bits or more",
+            f"at least\n{claims_['js_after_min']} after",
+        ],
     }
 
 
@@ -1196,7 +1202,7 @@ def test_prose_numbers():
     definitions = (
         "0 1 2 3 4 5 8 9 10 100 256 800 4096 0.1 1% 1.01 12 1998 2015 "
         "2017 30 623 1412.6980 1608.03983 2002 32"
-        " 1947 12 153 157 1927 22 158 209 212 262 2024 21.3.2 6.1.6.1.3"
+        " 1947 12 153 157 1927 22 158 209 212 262 2024 21.3.2 6.1.6.1.3 3345"
     )
     check_prose_numbers(
         "train-it.md",

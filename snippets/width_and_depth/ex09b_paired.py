@@ -37,6 +37,8 @@ comparisons = [  # (design, setting) against (design, setting)
     (("2 x 2", "own best"), ("2 layers", "own best")),
     (("2 x 2", "own best"), ("2 x 2 on stream", "own best")),
     (("2 layers", "own best"), ("2 x 2 on stream", "own best")),
+    (("2 layers", "shared"), ("2 layers", "own best")),
+    (("2 x 2 on stream", "shared"), ("2 x 2 on stream", "own best")),
 ]
 paired = {}  # (first, second) -> (passes only first, only second, p)
 fits = {}  # (first, second) -> (lower MSE in first, in second, p)
