@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from snippets.how_many_heads.ex02_designs import HEADS, WIDTH
+from snippets.how_many_heads.ex02_designs import WIDTH
 from snippets.how_many_heads.staircase_results import staircase_results
 from snippets.random_heads.ex05_measure import pairs
 from snippets.training.ex05_train import STEPS
@@ -234,16 +234,13 @@ def test_prose_numbers():
     live_n = live["seeds"][1] - live["seeds"][0]
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
-        f"{min(n for _, n in diagonal)} runs from fresh seeds; with fewer, in none, "
-        "but for {} of {} in one cell,\nwhere one head carried two lookups by "
-        "position (and {} of {} in other runs)".format(
+        f"{min(n for _, n in diagonal)} runs from fresh seeds; with fewer, in none "
+        "but {} of\n{} in one cell ({} of {} in other runs), though one head often "
+        "carried two lookups by\nposition".format(
             *exception, live["pytorch"]["4,3"], live_n
         )
     )
-    narrowest = min(WIDTH // h for h in HEADS)
-    computed["the staircase's scope"] = (
-        f"(width {WIDTH}, heads at least\n{narrowest} wide, {STEPS} steps of training)"
-    )
+    computed["the staircase's scope"] = f"(width {WIDTH}, {STEPS} training steps)"
     computed["staircase's exception"] = "but for {} of {} with four".format(*exception)
     # the numbers in the pages' titles, which the index links by title (each
     # page registers its own)
