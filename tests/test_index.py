@@ -235,8 +235,8 @@ def test_prose_numbers():
     computed["staircase"] = (
         f"in {min(f for f, _ in diagonal)} or more of "
         f"{min(n for _, n in diagonal)} runs from fresh seeds; with fewer, in none "
-        "but {} of\n{} in one cell ({} of {} in other runs), though one head often "
-        "carried two lookups by\nposition".format(
+        "but {} of\n{} in one cell ({} of {} in other runs of it), though one "
+        "head often carried two lookups by\nposition".format(
             *exception, live["pytorch"]["4,3"], live_n
         )
     )
