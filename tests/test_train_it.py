@@ -838,14 +838,10 @@ def test_the_last_step_runs_at_a_small_positive_rate():
     assert train.learning_rate(train.STEPS) < 1e-17
 
 
-def js_constant(name: str) -> str:
-    """`const NAME = ...;` in docs/assets/js/trainer.js: its value, as written."""
-    import re
-
-    from snippets import ROOT
-
-    source = (ROOT / "docs/assets/js/trainer.js").read_text(encoding="utf-8")
-    (found,) = re.findall(rf"^ *const {name} = (.+?);", source, flags=re.M)
+def js_constant(name: str, script: str = "trainer.js") -> str:
+    """`const NAME = ...;` in docs/assets/js/`script`: its value, as written."""
+    source = (ROOT / "docs/assets/js" / script).read_text(encoding="utf-8")
+    (found,) = re.findall(rf"^ *const {re.escape(name)} = (.+?);", source, flags=re.M)
     return found
 
 
@@ -1185,9 +1181,7 @@ def own_best_numbers() -> dict:
 def chart_numbers() -> dict:
     """The loss chart's range, as train-it.js draws it (a loss outside it is drawn
     at the edge, which the page says)."""
-    script = (ROOT / "docs/assets/js/train-it.js").read_text(encoding="utf-8")
-    low, high = map(int, re.search(r"const \[LOW, HIGHEST\] = \[(-?\d+), (-?\d+)\];",
-                                   script).groups())  # fmt: skip
+    low, high = json.loads(js_constant("[LOW, HIGHEST]", "train-it.js"))
     return {
         "the loss chart's range": f"$10^{{{low}}}$ to {10**high}",
         "the check's atol": f"difference of $10^{{{math.log10(ATOL):.0f}}}$ besides",
