@@ -97,6 +97,7 @@ cpu-sets: $(STAMP)  ## every page under AVX2 kernels, printed floats 1 ulp up; e
 	  "tests/test_snippets.py::test_snippet_runs_on_its_own" \
 	  "tests/test_how_many_heads.py::test_every_checked_seed_gives_its_record_under_each_kernel_set" \
 	  "tests/test_how_many_heads.py::test_a_planted_error_fails_the_check" \
+	  "tests/test_width_and_depth.py::test_seeds_trained_together_are_the_runs_each_trains_alone" \
 	  -n 2 --dist loadfile -p no:cacheprovider --no-cov -rP
 
 # The live trainer's "Train 100 seeds" in Chromium against PyTorch's verdicts and
@@ -161,7 +162,7 @@ seeds: $(STAMP)  ## the training page's claims over 100 fresh seeds (minutes); t
 
 # Writes snippets/width_and_depth/tuned_results.py: every design at its own best
 # learning rate and steps, tuned on seeds no page reports, then on the fresh seeds.
-tune: $(STAMP)  ## every design at its own best settings (about 40 minutes on 2 cores); the pages show it
+tune: $(STAMP)  ## every design at its own best settings (about 33 minutes on 2 cores); the pages show it
 	$(BIN)/python -m experiments.fair_fight
 	$(BIN)/python -m pytest docs/training.md docs/width-and-depth.md --update-outputs -q -p no:cacheprovider
 

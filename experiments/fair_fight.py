@@ -18,11 +18,14 @@ for want of its own rate, so this script gives each design of
 3. The separate-numbers task (snippets/width_and_depth/ex02b): 1 x 4, 1 x 8
    and 2 x 2 at the page's settings on SEPARATE_SEEDS.
 
-Every run is the training page's `train_model`, saved under .cache/training/
-like `make seeds`'s (a run at the page's own settings is the same file), and
-the records go to snippets/width_and_depth/tuned_results.py, keyed on the
-code (`code_key`). About 40 minutes on two cores from nothing (every design chose
-1600 steps, which doubles the evaluation), seconds once the runs are saved.
+Every run is the training page's `train_model`'s, to the last bit: the seeds
+of a design are trained GROUP at a time by `together.train`, which checks
+that. Each is saved under .cache/training/ like `make seeds`'s (a run at the
+page's own settings is the same file), and the records go to
+snippets/width_and_depth/tuned_results.py, keyed on the code (`code_key`).
+About 32 minutes on two cores from nothing (every design chose 1600 steps,
+which doubles the evaluation; one seed at a time it took 40), seconds once
+the runs are saved.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from pathlib import Path
 
 import torch
 
-from experiments import format_like_snippets, fresh_seeds
+from experiments import format_like_snippets, fresh_seeds, together
 from snippets.training.ex05_train import STEPS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +53,7 @@ LONG = 2 * STEPS  # tried at each design's best rate: the page's steps, twice
 TIE = 0.01  # medians of the worse lookup this close are a tie
 SEPARATE = ("1 x 4", "1 x 8", "2 x 2")
 SEPARATE_SEEDS = range(2000, 2020)
+GROUP = 20  # seeds trained together: 16 or more run about as fast per seed
 MODULE = "snippets.width_and_depth.ex02b_separate_numbers"
 HEADER = '''\
 """Written by `make tune` (experiments/fair_fight.py): every design of the
@@ -76,37 +80,73 @@ def code_key() -> str:
 
     digest = hashlib.sha256(fresh_seeds.code_key().encode())
     digest.update(sources_key(MODULE).encode())
-    functions = [measure, best, tune_summary]
+    functions = [measure, best, tune_summary, together.train, together.same,
+                 together.stacked, together._fit]  # fmt: skip
     digest.update("".join(inspect.getsource(f) for f in functions).encode())
     settings = (TUNING_SEEDS, RATES, LONG, TIE, SEPARATE, SEPARATE_SEEDS)
     digest.update(repr(settings).encode())
     return digest.hexdigest()[:16]
 
 
-def measure(job: tuple) -> tuple:
-    """(design, seed, lr, steps, task) -> accuracy on the previous value, on
-    the value at the largest key, and the test MSE."""
-    from snippets.training.ex05_train import train_model
+class _Unsaved(Exception):
+    """A run that is not in the cache yet."""
+
+
+def _unsaved(*args, **settings):
+    raise _Unsaved
+
+
+def measure(job: tuple) -> list[tuple]:
+    """(design, seeds, lr, steps, task) -> for each seed, the accuracy on the
+    previous value, on the value at the largest key, and the test MSE. Runs
+    saved under .cache/training/ are loaded; the rest are trained together
+    (`together.train`: the same runs as train_model's, to the last bit) and
+    saved."""
+    from snippets.training.ex01_task import make_batch
     from snippets.training.ex07_run_seeds import saved_training
 
-    name, seed, lr, steps, task = job
+    name, seeds, lr, steps, task = job
     torch.set_num_threads(1)
     if task == "separate":
         from snippets.training.ex03_model import Attention
+        from snippets.training.ex05_train import LR
         from snippets.width_and_depth.ex02b_separate_numbers import (
             D_SEPARATE,
             separate_numbers,
         )
 
         h, d_head = (int(n) for n in name.split(" x "))
-        train = saved_training(train_model, MODULE)
-        run = train(lambda: Attention(h, d_head, d_model=D_SEPARATE), seed,
-                    task=separate_numbers)  # fmt: skip
+        module, task, lr = MODULE, separate_numbers, LR
+
+        def make():
+            return Attention(h, d_head, d_model=D_SEPARATE)
+
+        def saving(train, seed):  # the call, and so the file, as before
+            return saved_training(train, module)(make, seed, task=task)
     else:
-        train = saved_training(train_model, fresh_seeds.MODULES[-1])
-        run = train(fresh_seeds.designs()[name], seed, steps, lr=lr)
-    previous, largest = run.test_accuracy.tolist()
-    return round(previous, 3), round(largest, 3), round(run.test_mse, 5)
+        module, task = fresh_seeds.MODULES[-1], make_batch
+        make = fresh_seeds.designs()[name]
+
+        def saving(train, seed):
+            return saved_training(train, module)(make, seed, steps, lr=lr)
+
+    runs = {}
+    for seed in seeds:
+        try:
+            runs[seed] = saving(_unsaved, seed)
+        except _Unsaved:
+            pass
+    unsaved = [seed for seed in seeds if seed not in runs]
+    trained = []
+    if unsaved:
+        trained = together.train(make, unsaved, steps, lr, task=task)
+    for seed, run in zip(unsaved, trained, strict=True):
+        runs[seed] = saving(lambda *args, run=run, **settings: run, seed)
+    return [
+        (round(p, 3), round(k, 3), round(runs[seed].test_mse, 5))
+        for seed in seeds
+        for p, k in [runs[seed].test_accuracy.tolist()]
+    ]
 
 
 def tune_summary(results: list[tuple]) -> tuple[float, float]:
@@ -126,7 +166,22 @@ def best(summaries: dict) -> tuple:
 
 
 def run_all(jobs: list[tuple], pool) -> dict:
-    return dict(zip(jobs, pool.map(measure, jobs, chunksize=1), strict=True))
+    """jobs: (design, seed, lr, steps, task) -> its record. The seeds of one
+    design and setting go to the workers in groups of GROUP, each group
+    trained together."""
+    groups = {}
+    for name, seed, *setting in jobs:
+        groups.setdefault((name, *setting), []).append(seed)
+    batches = [(name, seeds[i : i + GROUP], *setting)
+               for (name, *setting), seeds in groups.items()
+               for i in range(0, len(seeds), GROUP)]  # fmt: skip
+    done = {}
+    for (name, seeds, *setting), records in zip(
+        batches, pool.map(measure, batches, chunksize=1), strict=True
+    ):
+        for seed, record in zip(seeds, records, strict=True):
+            done[(name, seed, *setting)] = record
+    return done
 
 
 def main() -> None:

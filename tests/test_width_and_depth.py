@@ -3,8 +3,12 @@ heads, and one head per layer on a residual stream, over the training page's 100
 fresh seeds, recorded in snippets/width_and_depth/design_results.py (make seeds)."""
 
 import copy
+import json
 import math
+import os
 import statistics
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -19,7 +23,7 @@ from snippets.width_and_depth.design_results import design_results
 from snippets.width_and_depth.ex04_one_head_per_layer import D_STREAM, OneHeadPerLayer
 from snippets.width_and_depth.ex06b_stream_control import TwoHeadsOnStream
 from snippets.width_and_depth.tuned_results import tuned_results
-from tests.pages import DOCS, check_prose_numbers, lazy, on_page, prose_value
+from tests.pages import DOCS, ROOT, check_prose_numbers, lazy, on_page, prose_value
 
 # Imported before this file's first test, not while collecting (tests/pages.py)
 PAGE = "width-and-depth.md"
@@ -53,6 +57,32 @@ def test_the_records_are_for_this_code_and_the_fresh_seeds():
         "snippets/width_and_depth/tuned_results.py is stale: run `make tune`"
     )
     assert tuned_results["seeds"] == design_results["seeds"]
+
+
+def test_seeds_trained_together_are_the_runs_each_trains_alone():
+    """make tune trains a design's seeds side by side (experiments/together.py)
+    where two steps come out the same as alone. Under the records' kernels, ten
+    steps of every design and of the separate-numbers task match train_model's
+    to the last bit, most designs are trained together, and a learning rate 1%
+    off in the runs trained together shows in every one of those designs."""
+    if not os.environ.get("HEADS_CPU_SETS"):
+        pytest.skip("a process under the records' kernels: `make cpu-sets`, .ci/run")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COV_CORE")}
+
+    def check(*planted):
+        out = subprocess.run(
+            [sys.executable, "-m", "experiments.together", *planted],
+            cwd=ROOT, env=env | fresh_seeds.KERNELS, capture_output=True,
+            text=True, check=True, timeout=300,
+        ).stdout  # fmt: skip
+        return json.loads(out.splitlines()[-1])
+
+    found, planted = check(), check("1.01")
+    assert found["capability"] == "DEFAULT"
+    assert found["differ"] == []
+    together = [name for name, yes in found["together"].items() if yes]
+    assert len(together) > len(found["together"]) / 2, found["together"]
+    assert planted["differ"] == together
 
 
 def test_the_pages_lines_are_the_training_pages():

@@ -15,7 +15,7 @@ def per_seed(text):
 
 # fmt: off
 tuned_results = {
-    "code": "618356ae0a99f7a9",  # its code_key()
+    "code": "277703b8652fb9dd",  # its code_key()
     "seeds": (2000, 2100),  # range(start, stop)
     "tuning seeds": (3000, 3008),
     "rates": (0.01, 0.03, 0.1, 0.3),
@@ -30,7 +30,7 @@ tuned_results = {
         "capability": "DEFAULT",
         "cpu": "AMD EPYC",
         "torch": "2.13.0+cpu",
-        "date": "2026-12-06",
+        "date": "2026-12-07",
     },
     "tuning": {  # design -> (lr, steps) -> its two medians
         "1 x 4": {
