@@ -271,10 +271,11 @@ def test_the_exceptions_second_value_leaves_through_the_place_numbers():
 def test_the_exceptions_split_follows_the_difference_of_its_two_values():
     """At every position, the log of the ratio of head 1's weights on the previous
     position and the one before it against v[i-1] - v[i-2] (the page's r): a
-    correlation of 0.9 or more in size; both signs occur."""
+    correlation of 0.9 or more in size, its sign alternating from one position
+    to the next (around the circle: the first and the last differ too)."""
     assert len(exception.r) == T
     assert all(abs(r) >= 0.9 for r in exception.r), exception.r
-    assert {r > 0 for r in exception.r} == {True, False}
+    assert all((exception.r[i - 1] > 0) != (exception.r[i] > 0) for i in range(T))
 
 
 def test_the_single_lookup_counts_sit_at_the_line_on_the_previous_value():
@@ -701,7 +702,7 @@ def test_prose_numbers():
             "below the floor": f"all {sum(below_floor(4, 1))} seeds of one head do, "
                                f"{sum(below_floor(4, 2))} of two heads",
             "one head, two": [f"back, in {two[2]} seeds of\n50",
-                              f"learned both in {two[2]} seeds."],
+                              f"learned both in {two[2]} seeds ("],
             "two heads, three": f"learned three in {three[3]} of 50",
             "all k, again": f"learned in {min(diagonal)} to 100 of 100 seeds with a "
                             f"head for each, in 50 of 50 with heads to spare, and with "

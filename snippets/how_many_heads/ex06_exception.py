@@ -88,7 +88,8 @@ for i in range(6):
     split = (rows[:, 0, i, (i - 1) % 6] / rows[:, 0, i, (i - 2) % 6]).log()
     difference = v[:, (i - 1) % 6] - v[:, (i - 2) % 6]
     r.append(torch.corrcoef(torch.stack([split, difference]))[0, 1].item())
+alternating = all(r[i - 1] * r[i] < 0 for i in range(6))  # r[-1]: the last
 print("head 1's log(weight on i-1 / weight on i-2) against v[i-1] - v[i-2]:",
       f"|correlation| >= 0.9 at every i: {min(map(abs, r)) >= 0.9},",
-      f"of both signs: {min(r) < 0 < max(r)}")  # fmt: skip
+      f"alternating in sign: {alternating}")  # fmt: skip
 # --8<-- [end:page]
