@@ -272,10 +272,16 @@ def test_the_exceptions_split_follows_the_difference_of_its_two_values():
     """At every position, the log of the ratio of head 1's weights on the previous
     position and the one before it against v[i-1] - v[i-2] (the page's r): a
     correlation of 0.9 or more in size, its sign alternating from one position
-    to the next (around the circle: the first and the last differ too)."""
+    to the next (around the circle: the first and the last differ too). Head 1's
+    place terms pi_j alternate in sign place by place for the previous value, and
+    the value two back's have the opposite sign at every place."""
     assert len(exception.r) == T
     assert all(abs(r) >= 0.9 for r in exception.r), exception.r
     assert all((exception.r[i - 1] > 0) != (exception.r[i] > 0) for i in range(T))
+    previous, back = exception.signs
+    assert len(previous) == len(back) == T
+    assert all(previous[j - 1] != previous[j] for j in range(T)), previous
+    assert all(a != b for a, b in zip(previous, back, strict=True)), back
 
 
 def test_the_single_lookup_counts_sit_at_the_line_on_the_previous_value():
@@ -561,6 +567,8 @@ def test_prose_numbers():
     succeed = [statistics.median(grid.worst_lookup(k, h)) for k, h in CELLS if h >= k]
     fail = [statistics.median(grid.worst_lookup(k, h)) for k, h in CELLS if h < k]
     misses = [grid.found(k, k)[1] - grid.found(k, k)[0] for k in (3, 4)]
+    all_four = other_rate_learned().index(4)  # seed 2009's place, at 0.1
+    route = [lookup[all_four] for lookup in other_rate_results["lookups"]]
     diag_fail = [a for k in designs.KS for a in grid.worst_lookup(k, k)
                  if a < grid.ACCURATE]  # fmt: skip
     assert len(diag_fail) == sum(misses) and max(diag_fail) < 0.15  # "missed"
@@ -642,7 +650,7 @@ def test_prose_numbers():
             "held out": [f"one sample of {n_test} sequences",
                          f"A test MSE over {n_test} sequences"],
             "the split's correlation": "of 0.9 or more in size at every position "
-                                       "(the block's last line)",
+                                       "(the block's line on the log ratio)",
             "the live trainer's exception, in the lead": (
                 f"of that cell found {live[0]} of {live[1]} (95% interval\n"
                 f"{live_low} to {live_high}). Heads"
@@ -703,6 +711,7 @@ def test_prose_numbers():
                                f"{sum(below_floor(4, 2))} of two heads",
             "one head, two": [f"back, in {two[2]} seeds of\n50",
                               f"learned both in {two[2]} seeds ("],
+            "the route at 0.1": f"({min(route):.2f} to {max(route):.2f} in the record)",
             "two heads, three": f"learned three in {three[3]} of 50",
             "all k, again": f"learned in {min(diagonal)} to 100 of 100 seeds with a "
                             f"head for each, in 50 of 50 with heads to spare, and with "

@@ -92,4 +92,9 @@ alternating = all(r[i - 1] * r[i] < 0 for i in range(6))  # r[-1]: the last
 print("head 1's log(weight on i-1 / weight on i-2) against v[i-1] - v[i-2]:",
       f"|correlation| >= 0.9 at every i: {min(map(abs, r)) >= 0.9},",
       f"alternating in sign: {alternating}")  # fmt: skip
+with torch.no_grad():  # pi: what place j's numbers give each output
+    pi = run.after.W_o.weight[:, :d_head] @ place  # (4 outputs, T)
+signs = ["".join("+" if p > 0 else "-" for p in pi[o]) for o in (0, 3)]
+print("signs of head 1's place terms pi_j, place by place: previous value",
+      signs[0], " two back", signs[1])  # fmt: skip
 # --8<-- [end:page]
