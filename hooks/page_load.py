@@ -2,8 +2,10 @@
 traces, `scripts/audit.py --keep`).
 
 `page_load_edits` writes into each page's HTML what a script would do at load:
-1. Figures load lazily: all are far below the first screen, and the training
-   page's three (18 KB) were fetched beside the stylesheets the first paint waits on.
+1. Figures load lazily, but for one that names its own `loading` (the front page's
+   staircase, on the first screen): the others are far below the first screen, and
+   the training page's three (18 KB) were fetched beside the stylesheets the first
+   paint waits on.
 2. Every code block's `<code>` is focusable (`tabindex="0"`), so a keyboard can
    scroll a wide one; Material does it only as a block comes into view
    (`content.lazy`), so axe found the blocks further down unreachable.
