@@ -80,8 +80,8 @@ def code_key() -> str:
 
     digest = hashlib.sha256(fresh_seeds.code_key().encode())
     digest.update(sources_key(MODULE).encode())
-    functions = [measure, best, tune_summary, together.train, together.same,
-                 together.stacked, together._fit]  # fmt: skip
+    functions = [measure, separate_design, best, tune_summary, together.train,
+                 together.same, together.stacked, together._fit]  # fmt: skip
     digest.update("".join(inspect.getsource(f) for f in functions).encode())
     settings = (TUNING_SEEDS, RATES, LONG, TIE, SEPARATE, SEPARATE_SEEDS)
     digest.update(repr(settings).encode())
@@ -96,6 +96,23 @@ def _unsaved(*args, **settings):
     raise _Unsaved
 
 
+def separate_design(name: str):
+    """The model maker of the design `name` ("1 x 4", one of SEPARATE) for
+    the separate-numbers task, and that task."""
+    from snippets.training.ex03_model import Attention
+    from snippets.width_and_depth.ex02b_separate_numbers import (
+        D_SEPARATE,
+        separate_numbers,
+    )
+
+    h, d_head = (int(n) for n in name.split(" x "))
+
+    def make():
+        return Attention(h, d_head, d_model=D_SEPARATE)
+
+    return make, separate_numbers
+
+
 def measure(job: tuple) -> list[tuple]:
     """(design, seeds, lr, steps, task) -> for each seed, the accuracy on the
     previous value, on the value at the largest key, and the test MSE. Runs
@@ -108,18 +125,10 @@ def measure(job: tuple) -> list[tuple]:
     name, seeds, lr, steps, task = job
     torch.set_num_threads(1)
     if task == "separate":
-        from snippets.training.ex03_model import Attention
         from snippets.training.ex05_train import LR
-        from snippets.width_and_depth.ex02b_separate_numbers import (
-            D_SEPARATE,
-            separate_numbers,
-        )
 
-        h, d_head = (int(n) for n in name.split(" x "))
-        module, task, lr = MODULE, separate_numbers, LR
-
-        def make():
-            return Attention(h, d_head, d_model=D_SEPARATE)
+        make, task = separate_design(name)
+        module, lr = MODULE, LR
 
         def saving(train, seed):  # the call, and so the file, as before
             return saved_training(train, module)(make, seed, task=task)

@@ -59,8 +59,10 @@ def same(run: Run, other: Run) -> bool:
 
 
 def stacked(make_model, seeds, steps, lr, batch=BATCH, task=make_batch):
-    """[train_model(make_model, seed, steps, lr, batch, task) for seed in
-    seeds], trained side by side: one Run per seed, in the seeds' order."""
+    """One Run per seed, in the seeds' order, trained side by side: as
+    train_model(make_model, seed, steps, lr, batch, task) trains each, the
+    same to the last bit only where `train` has checked it (the kernels
+    decide)."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # as train_model: tiny tensors
     try:
@@ -116,18 +118,11 @@ def differences(steps: int = 10, seeds=(3000, 3001, 3002), planted: float = 1.0)
     together. `planted` scales `stacked`'s learning rate (as if it
     were wrong): then every design trained together must differ."""
     from experiments import fair_fight, fresh_seeds
-    from snippets.training.ex03_model import Attention
     from snippets.training.ex05_train import LR
-    from snippets.width_and_depth.ex02b_separate_numbers import (
-        D_SEPARATE,
-        separate_numbers,
-    )
 
     cases = [(name, make, make_batch) for name, make in fresh_seeds.designs().items()]
     for name in fair_fight.SEPARATE:
-        h, d_head = (int(n) for n in name.split(" x "))
-        make = lambda h=h, d=d_head: Attention(h, d, d_model=D_SEPARATE)  # noqa: E731
-        cases.append((f"{name}, separate numbers", make, separate_numbers))
+        cases.append((f"{name}, separate numbers", *fair_fight.separate_design(name)))
     differ, together = [], {}
     for name, make, task in cases:
         probe = stacked(make, seeds, PROBE, LR, task=task)

@@ -15,7 +15,7 @@ def per_seed(text):
 
 # fmt: off
 tuned_results = {
-    "code": "277703b8652fb9dd",  # its code_key()
+    "code": "92f3ff214b757d88",  # its code_key()
     "seeds": (2000, 2100),  # range(start, stop)
     "tuning seeds": (3000, 3008),
     "rates": (0.01, 0.03, 0.1, 0.3),
