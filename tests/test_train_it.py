@@ -1037,6 +1037,10 @@ def own_best_numbers() -> dict:
               if max(abs(a - b) for a, b in zip(c, own["nudged correct"][d][s],
                                                 strict=True)) > 1}  # fmt: skip
     assert movers == {"2x2", "4x1"}  # "one head of width 4 ... moves in none"
+    assert not [k for k in undetermined if k.split("/")[0] in ("1x4", "1L")]
+    stepped = [k.split("/")[0] for k in steps]  # "of the 10 of each design"
+    assert set(stepped) == {*DESIGNS, "1L", "2L"}  # "the other two": 1x4 and 1L
+    assert all(stepped.count(d) == len(steps) // len(set(stepped)) for d in stepped)
     n_runs = len(DESIGNS) * len(own["correct"]["2x2"])
     from experiments.fair_fight import RATES
 
@@ -1165,6 +1169,16 @@ def own_best_numbers() -> dict:
             f"passes $10^{{{math.log10(DETERMINED):.0f}}}$ in\n{len(undetermined)} of "
             f"the {len(steps)} runs"
         ),
+        "own best, by design": f"(of the {len(steps) // 5} of each design: "
+        + ", ".join(
+            f"{sum(k.startswith(f'{d}/') for k in undetermined)} of {words}"
+            for d, words in [
+                ("2x2", "two heads of width 2"),
+                ("4x1", "four\nheads of width 1"),
+                ("2L", "two layers"),
+            ]
+        )
+        + ", none of the other two",
         "own best, the cut": f"at a step between {min(cuts)} and {max(cuts)} of the "
         f"{steps_each}",
         "own best, the floor": (

@@ -296,6 +296,7 @@ def tuned_numbers(zero: float) -> dict:
         "2 x 2's paired seeds": f"ones: {only_shared} pass only at the training "
                                 f"page's settings and {in_words(only_tuned)} only",
         "the paired test": f"with probability {paired_p:.2f}. A small",
+        "2 x 2's lost seeds": collapses(only_shared),
         **paired_numbers(),
     }  # fmt: skip
 
@@ -368,6 +369,41 @@ def fit_numbers() -> dict:
         "the control's parameters": f"{params['2 x 2 on stream']} parameters\nagainst "
         f"{params['2 x 2']}. Which",
     }
+
+
+def lost_by_2x2() -> list[tuple[float, float, float]]:
+    """2 x 2's runs at its own best that miss a lookup: (accuracies, test MSE)."""
+    line = claims.TWO_HEADS_MIN_ACCURACY
+    mse = tuned_results["designs"]["2 x 2"]["test mse"]
+    runs = zip(tuned_by_design("2 x 2"), mse, strict=True)
+    return [(*r, m) for r, m in runs if min(r) < line]
+
+
+def collapses(lost: int) -> str:
+    """ "Each of the 5 seeds lost is a collapse ...": the words, from the records."""
+    runs = lost_by_2x2()
+    assert len(runs) == lost  # none gained (asserted by the paired block's test)
+    high = math.floor(min(max(r[:2]) for r in runs) * 100) / 100
+    low = math.ceil(max(min(r[:2]) for r in runs) * 100) / 100
+    mse = [r[2] for r in runs]
+    return (
+        f"Each of the {lost} seeds lost is a\n  collapse, two heads doing one head's "
+        f"job: above {high:.2f} on one lookup, at most {low:.2f} on\n  the other, and "
+        f"a test MSE from {min(mse):.2f} to {max(mse):.2f}"
+    )
+
+
+def test_the_seeds_2x2_loses_at_its_own_best_are_collapses_to_one_lookup():
+    """One lookup learned, the other near always answering 0 (about 0.1), and the
+    error up where one head of width 4 sits, far above 2 x 2's own."""
+    runs = lost_by_2x2()
+    assert runs
+    for *accuracies, _ in runs:
+        assert max(accuracies) > 0.95 and min(accuracies) < 0.2, accuracies
+    one_head = statistics.median(tuned_results["designs"]["1 x 4"]["test mse"])
+    two_heads = statistics.median(tuned_results["designs"]["2 x 2"]["test mse"])
+    assert all(0.7 * one_head < m < 1.05 * one_head for *_, m in runs)
+    assert min(m for *_, m in runs) > 20 * two_heads
 
 
 def test_the_paired_counts_are_the_records_seed_by_seed():

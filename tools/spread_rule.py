@@ -20,8 +20,8 @@ STRICT = 1e-9  # ... or this, where larger: a loss (relative), or a weight
 # to three times the page's) is held more loosely. A one-ulp nudge of the start
 # measures how training carries a difference made once; JavaScript and PyTorch
 # round some operations otherwise at every step (Math.exp among them), and over
-# 1600 steps that alone moved the loss of calm runs past 1e-9 (measured in Node:
-# to 1e-8 in one of ten seeds of four heads of width 1). That floor is a hundred
+# 1600 steps that alone moved a run's loss past 1e-9 (measured in Node: to 1e-8
+# in one of ten seeds of four heads of width 1). That floor is a hundred
 # times STRICT and has less power against a small error in a gradient: the planted
 # errors are tried at the page's settings, on the same code. And where PyTorch's
 # own spread passes DETERMINED (in which runs, and from which step, the train-it
