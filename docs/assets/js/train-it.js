@@ -574,9 +574,14 @@ setTimeout(() => {
       });
       p.verdict.append(". ");
       if (p.layers || cellOf(p.design)) looksVerdict(p, r);
-      else if (r.broken.length)
-        p.verdict.append(`It breaks the training page's claims: ${r.broken.join("; ")}.`);
-      else if (unchecked(run, p.design))
+      else if (r.broken.length) {
+        // four heads: the training page's claims about two, as this page extends them
+        const whose =
+          p.design === "4x1"
+            ? "this page's extension of the training page's claims"
+            : "the training page's claims";
+        p.verdict.append(`It breaks ${whose}: ${r.broken.join("; ")}.`);
+      } else if (unchecked(run, p.design))
         p.verdict.append(`It meets the claim about its accuracy. ${UNCHECKED}`);
       else p.verdict.append("It meets every claim the training page makes about it.");
       p.verdict.dataset.broken = JSON.stringify(r.broken);
