@@ -583,7 +583,7 @@ setTimeout(() => {
         p.verdict.append(`It breaks ${whose}: ${r.broken.join("; ")}.`);
       } else if (unchecked(run, p.design))
         p.verdict.append(`It meets the claim about its accuracy. ${UNCHECKED}`);
-      else p.verdict.append("It meets every claim the training page makes about it.");
+      else p.verdict.append("It meets every claim the training page checks for each seed.");
       p.verdict.dataset.broken = JSON.stringify(r.broken);
       p.off.disabled = false;
       p.switches.forEach((s) => {
