@@ -1040,7 +1040,8 @@ def own_best_numbers() -> dict:
     assert not [k for k in undetermined if k.split("/")[0] in ("1x4", "1L")]
     stepped = [k.split("/")[0] for k in steps]  # "of the 10 of each design"
     assert set(stepped) == {*DESIGNS, "1L", "2L"}  # "the other two": 1x4 and 1L
-    assert all(stepped.count(d) == len(steps) // len(set(stepped)) for d in stepped)
+    each = len(steps) // len(set(stepped))  # runs of each design
+    assert all(stepped.count(d) == each for d in stepped)
     n_runs = len(DESIGNS) * len(own["correct"]["2x2"])
     from experiments.fair_fight import RATES
 
@@ -1171,7 +1172,7 @@ def own_best_numbers() -> dict:
             f"passes $10^{{{math.log10(DETERMINED):.0f}}}$ in\n{len(undetermined)} of "
             f"the {len(steps)} runs"
         ),
-        "own best, by design": f"(of the {len(steps) // 5} of each design: "
+        "own best, by design": f"(of the {each} of each design: "
         + ", ".join(
             f"{sum(k.startswith(f'{d}/') for k in undetermined)} of {words}"
             for d, words in [
